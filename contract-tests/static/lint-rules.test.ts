@@ -1,0 +1,75 @@
+// Every house rule proves itself: the valid fixture passes all of them, and a copy of it with one
+// deliberate violation fails exactly that rule. The real spec passes the whole configuration.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const valid = readFileSync(join(import.meta.dirname, 'fixtures', 'lint', 'valid.yaml'), 'utf8');
+const work = mkdtempSync(join(tmpdir(), 'house-rules-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// biome-ignore lint: fixtures are free-form documents
+type Doc = any;
+
+interface Problem {
+  ruleId: string;
+}
+
+function lint(doc: Doc, name: string): string[] {
+  const file = join(work, `${name}.yaml`);
+  writeFileSync(file, stringify(doc));
+  return lintFile(file);
+}
+
+function lintFile(file: string): string[] {
+  let out: string;
+  try {
+    out = execFileSync(join(root, 'node_modules', '.bin', 'redocly'), ['lint', file, '--format', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    });
+  } catch (error) {
+    out = (error as { stdout: string }).stdout;
+  }
+  return (JSON.parse(out) as { problems: Problem[] }).problems.map((p) => p.ruleId);
+}
+
+const listOp = (d: Doc) => d.paths['/widgets'].get;
+const createOp = (d: Doc) => d.paths['/widgets'].post;
+
+const violations: Record<string, (d: Doc) => void> = {
+  'house/operation-id-verb-noun': (d) => { listOp(d).operationId = 'widgetsList'; },
+  'house/operation-declares-access': (d) => { delete listOp(d)['x-permission']; },
+  'house/no-inline-schemas': (d) => { createOp(d).requestBody.content['application/json'].schema = { type: 'object', properties: { name: { type: 'string' } } }; },
+  'house/property-names-camel-case': (d) => { d.components.schemas.Widget.properties.widget_name = { type: 'string' }; },
+  'house/parameter-names-camel-case': (d) => { listOp(d).parameters.push({ name: 'sort_order', in: 'query', description: 'Order.', schema: { type: 'string' } }); },
+  'house/enum-values-upper-snake-case': (d) => { d.components.schemas.Widget.properties.status.enum.push('inProgress'); },
+  'house/list-response-envelope': (d) => { d.components.schemas.WidgetListResponse = { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Widget' } } } }; },
+  'house/money-movement-idempotency-key': (d) => { createOp(d).parameters = []; },
+  'house/error-responses-use-error-schema': (d) => { createOp(d).responses['401'].content['application/json'].schema = { $ref: '#/components/schemas/Widget' }; createOp(d).responses['401'].content['application/json'].examples.unauthorized.value = { name: 'x' }; },
+  'house/input-validation-response': (d) => { delete listOp(d).responses['400']; },
+  'house/media-types-have-named-examples': (d) => { delete createOp(d).requestBody.content['application/json'].examples; },
+  'house/state-machine-valid': (d) => { d.components.schemas.Widget.properties.status['x-state-machine'].transitions[0].to = 'GONE'; },
+};
+
+describe('house rules', () => {
+  it('pass on the valid fixture', () => {
+    expect(lint(parse(valid), 'valid')).toEqual([]);
+  });
+
+  it.each(Object.entries(violations))('%s fails a spec that breaks it', (rule, mutate) => {
+    const doc = parse(valid);
+    mutate(doc);
+    expect(lint(doc, rule.replace('/', '-'))).toContain(rule);
+  });
+
+  it('pass on the real spec with zero errors and zero warnings', () => {
+    expect(lintFile(join(root, 'spec', 'openapi.yaml'))).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+// What every contract test uses: the typed client pointed at the target, with one middleware that
+// checks every response against the contract (documented status, JSON content type, body valid
+// under the independent validator). A test never checks the schema itself.
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'openapi-fetch';
+import { describe, inject, it } from 'vitest';
+import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
+import { validateAgainst } from './schema-validator.ts';
+import { deref, operations } from './spec.ts';
+
+export const target = inject('target');
+export const baseUrl = inject('baseUrl');
+export const credentials = { clientId: inject('clientId'), clientSecret: inject('clientSecret') };
+/** The Prism mock keeps no state: tests that need it run only against the real server. */
+export const isMock = target === 'prism';
+
+/**
+ * Marks tests that need state the mock cannot keep (create then read, permissions of a second
+ * token, 404 of a deleted object). They are reported as skipped against Prism, and counted.
+ */
+export const itServer = it.skipIf(isMock);
+export const describeServer = describe.skipIf(isMock);
+
+type Json = Record<string, unknown>;
+
+/** Finds the operation of a request URL (path relative to the base URL) by matching path templates. */
+function findOperation(method: string, path: string) {
+  const candidates = operations.filter((o) => o.method === method.toLowerCase());
+  const matches = candidates.filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  // A literal segment beats a template (`/customers/internal-accounts` over `/customers/{customerId}`).
+  return matches.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+}
+
+/** Throws when a response does not match the contract. */
+export async function checkResponse(method: string, url: string, response: Response): Promise<void> {
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+  const path = new URL(url).pathname.slice(basePath.length);
+  const op = findOperation(method, path);
+  if (op === undefined) throw new Error(`${method} ${path} is not an operation of the contract`);
+  const documented = op.operation.responses[String(response.status)];
+  const where = `${method} ${path} → ${response.status}`;
+  if (documented === undefined) {
+    throw new Error(`${where}: status not documented for ${op.operation.operationId} (body: ${await response.clone().text()})`);
+  }
+  const content = deref<Json>(documented).content as Record<string, { schema?: { $ref?: string } }> | undefined;
+  const text = await response.clone().text();
+  if (content === undefined) {
+    if (text !== '') throw new Error(`${where}: documented without a body but got: ${text}`);
+    return;
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/json')) throw new Error(`${where}: content-type ${type}, expected application/json`);
+  const pointer = content['application/json']?.schema?.$ref;
+  if (pointer === undefined) throw new Error(`${where}: no JSON schema documented`);
+  const problems = await validateAgainst(pointer, JSON.parse(text));
+  if (problems.length > 0) throw new Error(`${where}: body does not match ${pointer}: ${JSON.stringify(problems)}\n${text}`);
+}
+
+const contractCheck: Middleware = {
+  async onResponse({ request, response }) {
+    await checkResponse(request.method, request.url, response);
+    return undefined;
+  },
+};
+
+export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials): PaymentsClient {
+  const c = createPaymentsClient({ baseUrl, ...options });
+  c.use(contractCheck);
+  return c;
+}
+
+/** The suite's own client: the bootstrap token with every permission. */
+export const api = client();
+
+/** A request outside the typed client (malformed bodies, missing auth), still checked against the contract. */
+export async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string | FormData; auth?: boolean } = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.auth !== false) headers.Authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
+  const url = `${baseUrl}${path}`;
+  const response = await fetch(url, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+  await checkResponse(method, url, response);
+  return response;
+}
+
+export const idempotencyKey = (): string => randomUUID();
+/** A unique suffix so tests that run in parallel never collide. */
+export const unique = (): string => randomUUID().slice(0, 8);
+
+export interface ErrorBody {
+  status: number;
+  code: string;
+  message: string;
+  reason?: string;
+  details?: { errors?: { field: string; message: string; constraint?: string }[] } & Record<string, unknown>;
+}
+
+/** The error body of a raw response (already checked against the contract by raw()). */
+export const errorOf = async (res: Response): Promise<ErrorBody> => (await res.json()) as ErrorBody;

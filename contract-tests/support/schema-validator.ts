@@ -1,0 +1,26 @@
+// An independent JSON Schema validator for the contract: @hyperjump/json-schema with the OpenAPI
+// 3.1 dialect. The server validates with Ajv (inside express-openapi-validator) and Prism with its
+// own Ajv, so a schema or instance that only one of them mishandles is caught here.
+import { setShouldValidateFormat, validate } from '@hyperjump/json-schema/openapi-3-1';
+import '@hyperjump/json-schema/formats';
+import { BASIC } from '@hyperjump/json-schema/experimental';
+import { specUrl } from './spec.ts';
+
+setShouldValidateFormat(true);
+
+export interface SchemaProblem {
+  /** Where in the instance, e.g. `#/accountInfo/routingNumber`. */
+  instanceLocation: string;
+  /** Which schema keyword failed, e.g. `#/components/schemas/Token/properties/id/pattern`. */
+  keyword: string;
+}
+
+/** Validates `value` against the schema at `pointer` (`#/components/schemas/Token`) of the bundle. */
+export async function validateAgainst(pointer: string, value: unknown): Promise<SchemaProblem[]> {
+  const output = await validate(`${specUrl}${pointer}`, value as never, BASIC);
+  if (output.valid) return [];
+  return (output.errors ?? []).map((e) => ({
+    instanceLocation: e.instanceLocation,
+    keyword: (e.absoluteKeywordLocation ?? '').replace(specUrl, ''),
+  }));
+}
