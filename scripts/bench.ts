@@ -1,0 +1,139 @@
+// `npm run bench`: measured throughput ratios of the sandbox server, each against a baseline run
+// the same way on the same machine (numbers alone mean little on a shared 2-core box):
+//   1. GET /config (Basic auth + request validation + two database reads) vs a bare node:http
+//      handler, in production mode (no response validation) and in test mode (with it), and the
+//      same on PostgreSQL when it is reachable;
+//   2. POST sandbox funding (a write transaction + Idempotency-Key row) on PGlite and PostgreSQL.
+// Servers run as child processes; autocannon drives them from this process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = resolve(import.meta.dirname, '..');
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const clientId = randomBytes(16).toString('hex');
+const clientSecret = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
+const authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a !== null ? a.port : 0));
+    });
+  });
+
+async function start(args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(readyUrl)).status < 500) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`did not start: ${args.join(' ')}`);
+}
+
+async function server(env: NodeJS.ProcessEnv) {
+  const port = await freePort();
+  const child = await start([join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'server/main.ts'], {
+    ...env, PORT: String(port), HOST: '127.0.0.1', PAYMENTS_CLIENT_ID: clientId, PAYMENTS_CLIENT_SECRET: clientSecret, LOG_LEVEL: 'silent',
+  }, `http://127.0.0.1:${port}/openapi.json`);
+  return { base: `http://127.0.0.1:${port}/2025-10-13`, child };
+}
+
+async function load(opts: autocannon.Options): Promise<{ rps: number; p99: number; errors: number; requests: number }> {
+  const result = await autocannon({ duration: DURATION_S, connections: 10, pipelining: 1, ...opts });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors, requests: result['2xx'] };
+}
+
+const line = (label: string, r: { rps: number; p99: number; errors: number }) =>
+  console.log(`  ${label.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.errors}`);
+
+console.log(`Node ${process.version}, ${DURATION_S} s per run, 10 connections\n`);
+
+// Baseline: the cheapest possible HTTP answer on this machine.
+const barePort = await freePort();
+const bare = await start(['-e', `require('node:http').createServer((q,s)=>{s.setHeader('content-type','application/json');s.end('{"ok":true}')}).listen(${barePort},'127.0.0.1')`], {}, `http://127.0.0.1:${barePort}/`);
+const baseline = await load({ url: `http://127.0.0.1:${barePort}/` });
+bare.kill();
+console.log('1. GET /config against bare node:http');
+line('bare node:http', baseline);
+
+for (const [label, validate] of [['server, production (no response validation)', '0'], ['server, test mode (response validation)', '1']] as const) {
+  const s = await server({ PGLITE_DATA_DIR: 'memory://', DATABASE_URL: '', NODE_ENV: validate === '0' ? 'production' : 'test', VALIDATE_RESPONSES: validate });
+  await load({ url: `${s.base}/config`, headers: { authorization }, duration: 1 }); // warm-up
+  const r = await load({ url: `${s.base}/config`, headers: { authorization } });
+  s.child.kill();
+  line(label, r);
+  console.log(`  ${''.padEnd(46)} = ${((r.rps / baseline.rps) * 100).toFixed(1)} % of bare node:http`);
+}
+
+async function fundingRun(label: string, env: NodeJS.ProcessEnv) {
+  const s = await server({ ...env, NODE_ENV: 'production', VALIDATE_RESPONSES: '0' });
+  const accounts = await (await fetch(`${s.base}/platform/internal-accounts?currency=USD`, { headers: { authorization } })).json() as { data: { id: string }[] };
+  const account = accounts.data[0]?.id;
+  const r = await load({
+    url: `${s.base}/sandbox/internal-accounts/${account}/fund`,
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 1 }),
+    // A fresh Idempotency-Key per request: every request is a real write.
+    setupClient: (c) => c.setHeaders({ authorization, 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
+  });
+  const balance = await (await fetch(`${s.base}/internal-accounts/${account}`, { headers: { authorization } })).json() as { balance: { amount: number } };
+  s.child.kill();
+  line(label, r);
+  return { ...r, credited: balance.balance.amount };
+}
+
+async function withPostgres<T>(use: (url: string) => Promise<T>): Promise<T | undefined> {
+  const adminUrl = process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  try {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+  } catch (error) {
+    console.log(`  PostgreSQL skipped: ${error instanceof Error ? error.message : String(error)}`);
+    await admin.end().catch(() => undefined);
+    return undefined;
+  }
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await use(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+await withPostgres(async (url) => {
+  const s = await server({ DATABASE_URL: url, NODE_ENV: 'production', VALIDATE_RESPONSES: '0' });
+  await load({ url: `${s.base}/config`, headers: { authorization }, duration: 1 });
+  const r = await load({ url: `${s.base}/config`, headers: { authorization } });
+  s.child.kill();
+  line('server on PostgreSQL, production', r);
+  console.log(`  ${''.padEnd(46)} = ${((r.rps / baseline.rps) * 100).toFixed(1)} % of bare node:http`);
+});
+
+console.log('\n2. POST sandbox funding (one write transaction per request)');
+const onPglite = await fundingRun('PGlite (embedded, one connection)', { PGLITE_DATA_DIR: 'memory://', DATABASE_URL: '' });
+const onPostgres = await withPostgres((url) => fundingRun('PostgreSQL (pool of 10)', { DATABASE_URL: url }));
+if (onPostgres !== undefined) console.log(`  PostgreSQL / PGlite write throughput: ${(onPostgres.rps / onPglite.rps).toFixed(2)}x`);
+for (const [label, run] of [['PGlite', onPglite], ['PostgreSQL', onPostgres]] as const) {
+  // Requests still in flight when the run stops complete without being counted: up to one per connection.
+  if (run !== undefined) {
+    const ok = run.credited >= run.requests && run.credited <= run.requests + 10;
+    console.log(`  ${label}: ${run.credited} minor units credited, ${run.requests} 2xx counted (+ up to 10 in flight at the cut-off): ${ok ? 'consistent' : 'INCONSISTENT'}`);
+  }
+}
