@@ -1,0 +1,16 @@
+// API token credentials: a random clientId and clientSecret; only SHA-256 of the secret is stored
+// (the secret is 256 random bits, so a fast hash is enough) and compared in constant time.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const newClientId = (): string => randomBytes(16).toString('hex');
+export const newClientSecret = (): string => `sk_sandbox_${randomBytes(32).toString('base64url')}`;
+export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+/** Compares digests, never the raw strings, so the comparison time does not depend on the input length. */
+export const secretMatches = (secret: string, storedHash: Buffer): boolean => {
+  const candidate = hashSecret(secret);
+  return candidate.length === storedHash.length && timingSafeEqual(candidate, storedHash);
+};
+
+/** Used when no token matches, so an unknown clientId costs the same as a wrong secret. */
+export const DUMMY_HASH = hashSecret('no such token');
