@@ -1,0 +1,89 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { paginate } from '../db/paginate.ts';
+import type { CustomerTable } from '../db/schema.ts';
+import type { PageRequest } from '../http/pagination.ts';
+
+export type CustomerRow = Selectable<CustomerTable>;
+export type NewCustomerRow = Omit<Insertable<CustomerTable>, 'is_deleted' | 'profile'> & { profile: Record<string, unknown> };
+export type CustomerChanges = Partial<Pick<CustomerRow, 'currencies' | 'email' | 'phone_number' | 'uma_address' | 'identifier'>> & {
+  profile?: Record<string, unknown>;
+};
+
+export interface CustomerFilters {
+  platformCustomerId?: string;
+  customerType?: string;
+  region?: string;
+  currency?: string;
+  umaAddress?: string;
+  kycStatus?: string;
+  kybStatus?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  isIncludingDeleted?: boolean;
+}
+
+/** The unique constraints whose violation is a 409 rather than a bug. */
+export type CustomerUniqueConstraint = 'customers_platform_customer_id' | 'customers_uma_address';
+
+/** Names the customers unique constraint an insert or update violated, if that is why it failed. */
+export function violatedCustomerConstraint(err: unknown): CustomerUniqueConstraint | undefined {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  if (e?.code !== '23505') return undefined;
+  return e.constraint === 'customers_platform_customer_id' || e.constraint === 'customers_uma_address' ? e.constraint : undefined;
+}
+
+export async function findPlatformUmaDomain(db: Db, platformId: string): Promise<string> {
+  const row = await db.selectFrom('platforms').select('uma_domain').where('id', '=', platformId).executeTakeFirstOrThrow();
+  return row.uma_domain;
+}
+
+export async function insertCustomer(db: Db, row: NewCustomerRow): Promise<CustomerRow> {
+  return db.insertInto('customers').values({ ...row, profile: JSON.stringify(row.profile) }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findCustomer(db: Db, platformId: string, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Reads the customer with a row lock, so concurrent writes to it (and its children) serialize. */
+export async function findCustomerForUpdate(db: Db, platformId: string, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('platform_id', '=', platformId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateCustomer(db: Db, id: string, changes: CustomerChanges, at: Date): Promise<CustomerRow> {
+  const { profile, ...rest } = changes;
+  return db
+    .updateTable('customers')
+    .set({ ...rest, ...(profile === undefined ? {} : { profile: JSON.stringify(profile) }), updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setVerificationStatus(db: Db, id: string, column: 'kyc_status' | 'kyb_status', status: string, at: Date): Promise<CustomerRow> {
+  return db.updateTable('customers').set({ [column]: status, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<CustomerRow> {
+  return db.updateTable('customers').set({ is_deleted: true, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest) {
+  let q = db.selectFrom('customers').where('platform_id', '=', platformId);
+  if (f.isIncludingDeleted !== true) q = q.where('is_deleted', '=', false);
+  if (f.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', f.platformCustomerId);
+  if (f.customerType !== undefined) q = q.where('customer_type', '=', f.customerType as CustomerRow['customer_type']);
+  if (f.region !== undefined) q = q.where('region', '=', f.region);
+  if (f.currency !== undefined) q = q.where((eb) => eb(eb.val(f.currency), '=', eb.fn.any('currencies')));
+  if (f.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', f.umaAddress?.toLowerCase()));
+  if (f.kycStatus !== undefined) q = q.where('kyc_status', '=', f.kycStatus);
+  if (f.kybStatus !== undefined) q = q.where('kyb_status', '=', f.kybStatus);
+  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', new Date(f.createdAfter));
+  if (f.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(f.createdBefore));
+  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(f.updatedAfter));
+  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(f.updatedBefore));
+  return paginate<'customers', CustomerRow>(q, 'customers', page);
+}

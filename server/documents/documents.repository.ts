@@ -1,0 +1,46 @@
+import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { paginate } from '../db/paginate.ts';
+import type { Database, DocumentTable } from '../db/schema.ts';
+import type { PageRequest } from '../http/pagination.ts';
+
+/** A document without its file: what every read returns (files are written, never read back). */
+export type DocumentRow = Omit<Selectable<DocumentTable>, 'content'>;
+export type NewDocumentRow = Omit<Insertable<DocumentTable>, 'submitted'>;
+export type DocumentReplacement = Pick<
+  NewDocumentRow,
+  'document_type' | 'side' | 'country' | 'document_number' | 'issuing_authority' | 'file_name' | 'content_type' | 'size_bytes' | 'content'
+>;
+
+const COLUMNS = [
+  'id', 'platform_id', 'customer_id', 'document_holder', 'document_type', 'side', 'country', 'document_number',
+  'issuing_authority', 'file_name', 'content_type', 'size_bytes', 'submitted', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof DocumentRow)[];
+
+export async function insertDocument(db: Db, row: NewDocumentRow): Promise<DocumentRow> {
+  return db.insertInto('documents').values(row).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function findDocument(db: Db, platformId: string, id: string): Promise<DocumentRow | undefined> {
+  return db.selectFrom('documents').select(COLUMNS).where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function replaceDocument(db: Db, id: string, replacement: DocumentReplacement, at: Date): Promise<DocumentRow> {
+  return db.updateTable('documents').set({ ...replacement, updated_at: at }).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function deleteDocument(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('documents').where('id', '=', id).execute();
+}
+
+/** Marks every document of the customer and of its beneficial owners as used by a verification. */
+export async function markCustomerDocumentsSubmitted(db: Db, customerId: string): Promise<void> {
+  await db.updateTable('documents').set({ submitted: true }).where('customer_id', '=', customerId).where('submitted', '=', false).execute();
+}
+
+export async function listDocuments(db: Db, platformId: string, filters: { documentHolder?: string }, page: PageRequest): Promise<{ rows: DocumentRow[]; total: number }> {
+  // paginate() selects every column of its table: a subquery under the table's name leaves the files out.
+  let q = db.selectFrom(db.selectFrom('documents').select(COLUMNS).as('documents')).where('documents.platform_id', '=', platformId);
+  if (filters.documentHolder !== undefined) q = q.where('documents.document_holder', '=', filters.documentHolder);
+  return paginate<'documents', Selectable<DocumentTable>>(q as unknown as SelectQueryBuilder<Database, 'documents', object>, 'documents', page);
+}

@@ -1,0 +1,51 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { paginate } from '../db/paginate.ts';
+import type { VerificationTable } from '../db/schema.ts';
+import type { PageRequest } from '../http/pagination.ts';
+
+export type VerificationRow = Selectable<VerificationTable>;
+
+export interface VerificationFilters {
+  customerId?: string;
+  verificationStatus?: string;
+}
+
+export async function insertVerification(db: Db, row: VerificationRow): Promise<VerificationRow> {
+  return db
+    .insertInto('verifications')
+    .values({ ...row, errors: JSON.stringify(row.errors) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateVerification(db: Db, id: string, changes: { verification_status: string; errors: unknown[] }, at: Date): Promise<VerificationRow> {
+  return db
+    .updateTable('verifications')
+    .set({ verification_status: changes.verification_status, errors: JSON.stringify(changes.errors), updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findLatestVerification(db: Db, customerId: string): Promise<VerificationRow | undefined> {
+  return db
+    .selectFrom('verifications')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function findVerification(db: Db, platformId: string, id: string): Promise<VerificationRow | undefined> {
+  return db.selectFrom('verifications').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listVerifications(db: Db, platformId: string, f: VerificationFilters, page: PageRequest) {
+  let q = db.selectFrom('verifications').where('platform_id', '=', platformId);
+  if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
+  if (f.verificationStatus !== undefined) q = q.where('verification_status', '=', f.verificationStatus);
+  return paginate<'verifications', VerificationRow>(q, 'verifications', page);
+}
