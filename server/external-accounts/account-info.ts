@@ -1,0 +1,79 @@
+// What the service reads from an external account's `accountInfo`: the currency its type
+// requires, its primary identifier (duplicates) and the sandbox outcome its last 3 digits select.
+import type { components } from '../../generated/openapi.js';
+import { isCrypto } from '../currencies.ts';
+
+type AccountInfo = components['schemas']['ExternalAccountInfo'];
+type VerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];
+
+const FIAT_CURRENCY: Record<Exclude<AccountInfo['accountType'], 'SPARK_WALLET'>, string> = {
+  USD_ACCOUNT: 'USD',
+  EUR_ACCOUNT: 'EUR',
+  GBP_ACCOUNT: 'GBP',
+  MXN_ACCOUNT: 'MXN',
+  AED_ACCOUNT: 'AED',
+};
+
+/** Whether `currency` is the one `accountType` requires (a crypto asset for wallets). */
+export function currencyMatches(info: AccountInfo, currency: string): boolean {
+  return info.accountType === 'SPARK_WALLET' ? isCrypto(currency) : FIAT_CURRENCY[info.accountType] === currency;
+}
+
+export function expectedCurrency(info: AccountInfo): string {
+  return info.accountType === 'SPARK_WALLET' ? 'a crypto asset such as BTC' : FIAT_CURRENCY[info.accountType];
+}
+
+/** The identifier whose last 3 digits drive the sandbox (account number, IBAN, CLABE, address). */
+export function sandboxIdentifier(info: AccountInfo): string {
+  switch (info.accountType) {
+    case 'USD_ACCOUNT':
+    case 'GBP_ACCOUNT':
+      return info.accountNumber;
+    case 'EUR_ACCOUNT':
+    case 'AED_ACCOUNT':
+      return info.iban;
+    case 'MXN_ACCOUNT':
+      return info.clabe;
+    case 'SPARK_WALLET':
+      return info.address;
+  }
+}
+
+/** What makes two accounts the same: an account number only with its routing number or sort code. */
+export function primaryIdentifier(info: AccountInfo): string {
+  switch (info.accountType) {
+    case 'USD_ACCOUNT':
+      return `${info.routingNumber}/${info.accountNumber}`;
+    case 'GBP_ACCOUNT':
+      return `${info.sortCode}/${info.accountNumber}`;
+    default:
+      return sandboxIdentifier(info);
+  }
+}
+
+export type NameCheck =
+  | { kind: 'rejected' }
+  | { kind: 'none' }
+  | { kind: 'checked'; status: VerificationStatus; verifiedName: string | null };
+
+const SANDBOX_NAME_CHECK: Record<string, VerificationStatus> = {
+  '102': 'NOT_MATCHED',
+  '103': 'PARTIAL_MATCH',
+  '104': 'PENDING',
+  '106': 'UNSUPPORTED',
+  '107': 'CHECKED_BY_RECEIVING_FI',
+};
+
+/**
+ * Sandbox beneficiary name check. Suffix 105 rejects any account (wallets included: the product
+ * specification lists the wallet address among the identifiers); wallets have no beneficiary, so
+ * they get no verification status (BeneficiaryVerificationStatus: "absent for wallets").
+ */
+export function sandboxNameCheck(info: AccountInfo): NameCheck {
+  const suffix = sandboxIdentifier(info).slice(-3);
+  if (suffix === '105') return { kind: 'rejected' };
+  if (info.accountType === 'SPARK_WALLET') return { kind: 'none' };
+  const status = SANDBOX_NAME_CHECK[suffix] ?? 'MATCHED';
+  const name = info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+  return { kind: 'checked', status, verifiedName: status === 'MATCHED' ? name : null };
+}

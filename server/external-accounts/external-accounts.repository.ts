@@ -1,0 +1,92 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { paginate } from '../db/paginate.ts';
+import type { CustomerTable, ExternalAccountTable } from '../db/schema.ts';
+import type { PageRequest } from '../http/pagination.ts';
+
+export type ExternalAccountRow = Selectable<ExternalAccountTable>;
+type NewExternalAccount = Omit<ExternalAccountRow, 'account_info' | 'deleted_at'> & { account_info: object };
+
+/** Accounts of customers (`customer`) or of the platform itself (`platform`). */
+export type Owner = 'customer' | 'platform';
+
+/** The little of a customer (customers area's table) that external accounts need. */
+export async function findCustomerForAccounts(db: Db, platformId: string, customerId: string): Promise<Pick<Selectable<CustomerTable>, 'id' | 'is_deleted'> | undefined> {
+  return db.selectFrom('customers').select(['id', 'is_deleted']).where('platform_id', '=', platformId).where('id', '=', customerId).executeTakeFirst();
+}
+
+const isUniqueViolation = (err: unknown, constraint: string): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505' && (err as { constraint?: unknown }).constraint === constraint;
+
+export type InsertResult = { kind: 'inserted'; row: ExternalAccountRow } | { kind: 'duplicate' } | { kind: 'default-taken' };
+
+/**
+ * Inserts an account; the partial unique indexes of the migration decide duplicates, so two
+ * concurrent registrations cannot both win. The caller's transaction is unusable after a
+ * violation (PostgreSQL aborts it): the caller must fail the request.
+ */
+export async function insertExternalAccount(db: Db, row: NewExternalAccount): Promise<InsertResult> {
+  try {
+    const inserted = await db
+      .insertInto('external_accounts')
+      .values({ ...row, account_info: JSON.stringify(row.account_info), deleted_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { kind: 'inserted', row: inserted };
+  } catch (err) {
+    if (isUniqueViolation(err, 'external_accounts_unique_identifier')) return { kind: 'duplicate' };
+    if (isUniqueViolation(err, 'external_accounts_one_default')) return { kind: 'default-taken' };
+    throw err;
+  }
+}
+
+/** Switches off the customer's current default UMA deposit account, if any. */
+export async function clearDefaultUmaDepositAccount(db: Db, platformId: string, customerId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('external_accounts')
+    .set({ default_uma_deposit_account: false, updated_at: at })
+    .where('platform_id', '=', platformId)
+    .where('customer_id', '=', customerId)
+    .where('default_uma_deposit_account', '=', true)
+    .execute();
+}
+
+
+export async function findExternalAccount(db: Db, platformId: string, owner: Owner, id: string): Promise<ExternalAccountRow | undefined> {
+  return db
+    .selectFrom('external_accounts')
+    .selectAll()
+    .where('platform_id', '=', platformId)
+    .where('id', '=', id)
+    .where('customer_id', owner === 'customer' ? 'is not' : 'is', null)
+    .executeTakeFirst();
+}
+
+export interface ExternalAccountFilters {
+  customerId?: string;
+  currency?: string;
+}
+
+/** Live (not deleted) accounts, newest first. */
+export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest) {
+  let q = db
+    .selectFrom('external_accounts')
+    .where('platform_id', '=', platformId)
+    .where('deleted_at', 'is', null)
+    .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
+  if (filters.customerId !== undefined) q = q.where('customer_id', '=', filters.customerId);
+  if (filters.currency !== undefined) q = q.where('currency', '=', filters.currency);
+  return paginate<'external_accounts', ExternalAccountRow>(q, 'external_accounts', page);
+}
+
+/** Deletes (INACTIVE, no longer the default); returns false when the account was already deleted. */
+export async function deactivateExternalAccount(db: Db, platformId: string, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('external_accounts')
+    .set({ status: 'INACTIVE', default_uma_deposit_account: false, deleted_at: at, updated_at: at })
+    .where('platform_id', '=', platformId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
