@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './contract-tests/support/server-only-reporter.ts'],
     projects: [
       {
         test: {
@@ -14,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'contract',
-          include: ['contract-tests/api/**/*.test.ts'],
+          include: ['contract-tests/api/**/*.test.ts', 'contract-tests/server/**/*.test.ts'],
           globalSetup: ['contract-tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -20,6 +20,8 @@ export const isMock = target === 'prism';
  */
 export const itServer = it.skipIf(isMock);
 export const describeServer = describe.skipIf(isMock);
+/** Tests that need real concurrency, which only PostgreSQL has (PGlite serialises every query). */
+export const itPostgres = it.skipIf(target !== 'postgres');
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,253 @@
+// Beneficial owners: createBeneficialOwner (with the sandbox KYC rule), listBeneficialOwners,
+// getBeneficialOwner, updateBeneficialOwner.
+import { describe, expect, it } from 'vitest';
+import type { components } from '../../client/index.ts';
+import { api, client, isMock, itServer, raw, unique } from '../support/api.ts';
+
+type CreateRequest = components['schemas']['BeneficialOwnerCreateRequest'];
+type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
+
+const exampleBusiness = 'Customer:019542f5-b3e7-1d02-0000-000000000011';
+const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
+const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
+const json = { 'content-type': 'application/json' };
+const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
+
+const personalInfo = (lastName = 'Smith'): CreateRequest['personalInfo'] => ({
+  firstName: 'John',
+  lastName,
+  birthDate: '1978-11-05',
+  nationality: 'US',
+  address: { line1: '1200 Valencia Street', postalCode: '94110', country: 'US' },
+  idType: 'SSN',
+  identifier: '987-65-4321',
+});
+
+async function newBusiness(): Promise<string> {
+  if (isMock) return exampleBusiness;
+  const { data, response } = await api.POST('/customers', {
+    body: { customerType: 'BUSINESS', platformCustomerId: `bo-${unique()}`, businessInfo: { legalName: 'Acme Corporation', country: 'US' } },
+  });
+  expect(response.status).toBe(201);
+  return data?.id ?? '';
+}
+
+async function newOwner(customerId: string, fields: Partial<CreateRequest> = {}) {
+  const { data, response, error } = await api.POST('/beneficial-owners', {
+    body: { customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, personalInfo: personalInfo(), ...fields },
+  });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  if (data === undefined) throw new Error('no beneficial owner');
+  return data;
+}
+
+async function limitedClient(permissions: Permission[]) {
+  const { data } = await api.POST('/tokens', { body: { name: `limited ${unique()}`, permissions } });
+  if (data?.clientSecret === undefined) throw new Error('no token');
+  return client({ clientId: data.clientId, clientSecret: data.clientSecret });
+}
+
+const getOwner = (beneficialOwnerId: string) => api.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } } });
+const deleteCustomer = (customerId: string) => api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
+
+describe('createBeneficialOwner', () => {
+  it('201: adds the owner, checked at once, without returning the identifier', async () => {
+    const customerId = await newBusiness();
+    const owner = await newOwner(customerId, { personalInfo: { ...personalInfo(), middleName: 'Robert', email: 'john@example.com' } });
+    expect(owner.personalInfo).not.toHaveProperty('identifier');
+    if (isMock) return;
+    expect(owner).toMatchObject({ customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, kycStatus: 'APPROVED', personalInfo: { lastName: 'Smith', middleName: 'Robert' } });
+    const { data } = await getOwner(owner.id);
+    expect(data).toEqual(owner);
+  });
+
+  itServer('201: sandbox KYC on the last 3 characters of lastName: 001 PENDING, 002 REJECTED, else APPROVED', async () => {
+    const customerId = await newBusiness();
+    const cases = { Garcia001: 'PENDING', Garcia002: 'REJECTED', Garcia003: 'APPROVED', Garcia: 'APPROVED' } as const;
+    for (const [lastName, kycStatus] of Object.entries(cases)) {
+      const owner = await newOwner(customerId, { roles: ['COMPANY_OFFICER'], ownershipPercentage: undefined, personalInfo: personalInfo(lastName) });
+      expect(owner.kycStatus, lastName).toBe(kycStatus);
+      expect((await getOwner(owner.id)).data?.kycStatus).toBe(kycStatus);
+    }
+  });
+
+  itServer('201: ownershipPercentage is optional for roles other than UBO', async () => {
+    const owner = await newOwner(await newBusiness(), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
+    expect(owner).not.toHaveProperty('ownershipPercentage');
+  });
+
+  it('400: rejects an invalid body', async () => {
+    const res = await raw('POST', '/beneficial-owners', { headers: json, body: JSON.stringify({ customerId: exampleBusiness, roles: [], ownershipPercentage: 120, personalInfo: {} }) });
+    expect(res.status).toBe(400);
+    expect(await codeOf(res)).toBe('INVALID_INPUT');
+  });
+
+  itServer('400: a UBO needs ownershipPercentage', async () => {
+    const customerId = await newBusiness();
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['UBO'], personalInfo: personalInfo() } });
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: '/ownershipPercentage' }] } });
+    const { data } = await api.GET('/beneficial-owners', { params: { query: { customerId } } });
+    expect(data?.totalCount).toBe(0);
+  });
+
+  itServer('400: CUSTOMER_NOT_BUSINESS for an individual customer', async () => {
+    const { data: individual } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL' } });
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: individual?.id ?? '', roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ code: 'CUSTOMER_NOT_BUSINESS' });
+  });
+
+  it('401: requires credentials', async () => {
+    const res = await raw('POST', '/beneficial-owners', { auth: false, headers: json, body: JSON.stringify({ customerId: exampleBusiness, roles: ['DIRECTOR'], personalInfo: personalInfo() }) });
+    expect(res.status).toBe(401);
+  });
+
+  itServer('403: needs MANAGE', async () => {
+    const customerId = await newBusiness();
+    const viewer = await limitedClient(['VIEW', 'TRANSACT']);
+    const { response, error } = await viewer.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    expect(response.status).toBe(403);
+    expect(error).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  itServer('404: unknown customer', async () => {
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: missingCustomer, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    expect(response.status).toBe(404);
+    expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+  });
+
+  itServer('410: deleted customer', async () => {
+    const customerId = await newBusiness();
+    await deleteCustomer(customerId);
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    expect(response.status).toBe(410);
+    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
+  });
+});
+
+describe('listBeneficialOwners', () => {
+  it('200: returns the list envelope', async () => {
+    const { data, response } = await api.GET('/beneficial-owners');
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ data: expect.any(Array), hasMore: expect.any(Boolean), totalCount: expect.any(Number) });
+  });
+
+  itServer("200: one customer's owners, newest first, paged, never showing identifiers", async () => {
+    const customerId = await newBusiness();
+    const created = [await newOwner(customerId), await newOwner(customerId), await newOwner(customerId)];
+    await newOwner(await newBusiness());
+    const first = await api.GET('/beneficial-owners', { params: { query: { customerId, limit: 2 } } });
+    expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
+    expect(first.data?.data.map((o) => o.id)).toEqual([created[2]?.id, created[1]?.id]);
+    const second = await api.GET('/beneficial-owners', { params: { query: { customerId, limit: 2, cursor: first.data?.nextCursor ?? '' } } });
+    expect(second.data).toMatchObject({ hasMore: false, totalCount: 3 });
+    expect(second.data?.data.map((o) => o.id)).toEqual([created[0]?.id]);
+    for (const o of [...(first.data?.data ?? []), ...(second.data?.data ?? [])]) expect(o.personalInfo).not.toHaveProperty('identifier');
+  });
+
+  it('400: rejects an invalid filter', async () => {
+    expect((await raw('GET', '/beneficial-owners?customerId=nope')).status).toBe(400);
+    expect((await raw('GET', '/beneficial-owners?limit=101')).status).toBe(400);
+  });
+
+  it('401: requires credentials', async () => {
+    expect((await raw('GET', '/beneficial-owners', { auth: false })).status).toBe(401);
+  });
+
+  itServer('403: needs VIEW', async () => {
+    const manager = await limitedClient(['MANAGE']);
+    expect((await manager.GET('/beneficial-owners')).response.status).toBe(403);
+  });
+});
+
+describe('getBeneficialOwner', () => {
+  it('200: returns the owner', async () => {
+    const owner = await newOwner(await newBusiness());
+    const { data, response } = await getOwner(owner.id);
+    expect(response.status).toBe(200);
+    expect(data?.id).toMatch(/^BeneficialOwner:/);
+  });
+
+  itServer('404: unknown owner', async () => {
+    const { response, error } = await getOwner(missingOwner);
+    expect(response.status).toBe(404);
+    expect(error).toMatchObject({ code: 'BENEFICIAL_OWNER_NOT_FOUND' });
+  });
+
+  it('401: requires credentials', async () => {
+    expect((await raw('GET', `/beneficial-owners/${missingOwner}`, { auth: false })).status).toBe(401);
+  });
+
+  itServer('403: needs VIEW', async () => {
+    const owner = await newOwner(await newBusiness());
+    const manager = await limitedClient(['MANAGE']);
+    expect((await manager.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } } })).response.status).toBe(403);
+  });
+});
+
+describe('updateBeneficialOwner', () => {
+  const patch = (beneficialOwnerId: string, body: components['schemas']['BeneficialOwnerUpdateRequest']) =>
+    api.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } }, body });
+
+  it('200: changes only the fields sent', async () => {
+    const owner = await newOwner(await newBusiness(), { personalInfo: { ...personalInfo(), phoneNumber: '+14155550177' } });
+    const { data, response } = await patch(owner.id, { ownershipPercentage: 55, personalInfo: { email: 'j.smith@example.com', idType: 'PASSPORT', identifier: 'P123' } });
+    expect(response.status).toBe(200);
+    expect(data?.personalInfo).not.toHaveProperty('identifier');
+    if (isMock) return;
+    expect(data).toMatchObject({ ownershipPercentage: 55, roles: ['UBO', 'DIRECTOR'], kycStatus: 'APPROVED', personalInfo: { email: 'j.smith@example.com', phoneNumber: '+14155550177', lastName: 'Smith', idType: 'PASSPORT' } });
+    expect((await getOwner(owner.id)).data).toEqual(data);
+  });
+
+  itServer('200: a new lastName runs the check again (sandbox rule); other changes keep kycStatus', async () => {
+    const owner = await newOwner(await newBusiness());
+    expect((await patch(owner.id, { personalInfo: { lastName: 'Smith002' } })).data?.kycStatus).toBe('REJECTED');
+    expect((await patch(owner.id, { roles: ['DIRECTOR'] })).data?.kycStatus).toBe('REJECTED');
+    expect((await patch(owner.id, { personalInfo: { lastName: 'Smith001' } })).data?.kycStatus).toBe('PENDING');
+    expect((await patch(owner.id, { personalInfo: { lastName: 'Smith' } })).data?.kycStatus).toBe('APPROVED');
+    expect((await getOwner(owner.id)).data).toMatchObject({ kycStatus: 'APPROVED', roles: ['DIRECTOR'], personalInfo: { lastName: 'Smith' } });
+  });
+
+  itServer('400: roles including UBO need an ownershipPercentage', async () => {
+    const owner = await newOwner(await newBusiness(), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
+    const { response, error } = await patch(owner.id, { roles: ['UBO'] });
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await getOwner(owner.id)).data?.roles).toEqual(['DIRECTOR']);
+    expect((await patch(owner.id, { roles: ['UBO'], ownershipPercentage: 25 })).response.status).toBe(200);
+  });
+
+  it('400: rejects an invalid body', async () => {
+    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { headers: json, body: JSON.stringify({ personalInfo: { idType: 'SSN' } }) });
+    expect(res.status).toBe(400);
+  });
+
+  it('401: requires credentials', async () => {
+    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { auth: false, headers: json, body: JSON.stringify({ ownershipPercentage: 5 }) });
+    expect(res.status).toBe(401);
+  });
+
+  itServer('403: needs MANAGE', async () => {
+    const owner = await newOwner(await newBusiness());
+    const viewer = await limitedClient(['VIEW']);
+    const { response } = await viewer.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } }, body: { ownershipPercentage: 5 } });
+    expect(response.status).toBe(403);
+  });
+
+  itServer('404: unknown owner', async () => {
+    const { response, error } = await patch(missingOwner, { ownershipPercentage: 5 });
+    expect(response.status).toBe(404);
+    expect(error).toMatchObject({ code: 'BENEFICIAL_OWNER_NOT_FOUND' });
+  });
+
+  itServer('410: the owner of a deleted customer', async () => {
+    const customerId = await newBusiness();
+    const owner = await newOwner(customerId);
+    await deleteCustomer(customerId);
+    const { response, error } = await patch(owner.id, { ownershipPercentage: 5 });
+    expect(response.status).toBe(410);
+    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
+    expect((await getOwner(owner.id)).data?.ownershipPercentage).toBe(40);
+  });
+});

@@ -1,0 +1,83 @@
+// Behaviour shared by every operation of the real server: unknown routes and methods, malformed
+// bodies, no leaked internals, operations not implemented yet, and the docs and spec it serves.
+// These are properties of the server, not of the contract's operations, so they do not run on
+// the mock.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect } from 'vitest';
+import { baseUrl, credentials, describeServer, itServer } from '../support/api.ts';
+
+const auth = { Authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}` };
+const origin = new URL(baseUrl).origin;
+
+async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
+  const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...auth, ...init.headers }, ...(init.body === undefined ? {} : { body: init.body }) });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { status: number; code: string; message: string } };
+}
+
+describeServer('errors in the documented shape', () => {
+  itServer('an unknown route is 404 ROUTE_NOT_FOUND', async () => {
+    const res = await call('GET', '/no-such-thing');
+    expect(res).toMatchObject({ status: 404, body: { status: 404, code: 'ROUTE_NOT_FOUND' } });
+  });
+
+  itServer('a method the path does not have is 405 METHOD_NOT_ALLOWED', async () => {
+    const res = await call('DELETE', '/config');
+    expect(res).toMatchObject({ status: 405, body: { status: 405, code: 'METHOD_NOT_ALLOWED' } });
+  });
+
+  itServer('malformed JSON is 400 INVALID_INPUT', async () => {
+    const res = await call('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(res).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
+  });
+
+  itServer('an unsupported content type is 400 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const res = await call('POST', '/tokens', { headers: { 'content-type': 'text/plain' }, body: 'name=x' });
+    expect(res).toMatchObject({ status: 400, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  itServer('a body over 1 MB is 400 PAYLOAD_TOO_LARGE', async () => {
+    const res = await call('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000), permissions: ['VIEW'] }) });
+    expect(res).toMatchObject({ status: 400, body: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  itServer('an unknown query parameter is 400 INVALID_INPUT', async () => {
+    const res = await call('GET', '/tokens?colour=red');
+    expect(res).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
+  });
+
+  itServer('error bodies carry no stack traces or internals, and responses no x-powered-by', async () => {
+    const res = await fetch(`${baseUrl}/tokens`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name": ' });
+    const text = await res.text();
+    expect(text).not.toMatch(/\bat \S+ \(|node_modules|SyntaxError|stack/);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  itServer('an operation not implemented yet answers 501 NOT_IMPLEMENTED in the error shape', async () => {
+    const res = await call('GET', '/agents');
+    expect(res).toMatchObject({ status: 501, body: { status: 501, code: 'NOT_IMPLEMENTED' } });
+  });
+});
+
+describeServer('docs and spec', () => {
+  const generated = resolve(import.meta.dirname, '..', '..', 'generated');
+
+  itServer('serves the bundled spec as YAML and JSON, identical to generated/', async () => {
+    const yaml = await fetch(`${origin}/openapi.yaml`);
+    expect(yaml.status).toBe(200);
+    expect(await yaml.text()).toBe(readFileSync(resolve(generated, 'openapi.yaml'), 'utf8'));
+    const json = await fetch(`${origin}/openapi.json`);
+    expect(await json.json()).toEqual(JSON.parse(readFileSync(resolve(generated, 'openapi.json'), 'utf8')));
+  });
+
+  itServer('serves the offline docs page at /docs', async () => {
+    const res = await fetch(`${origin}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain('Payments Service API');
+    // The Redoc app is inlined: no script is fetched from elsewhere, so the page works offline.
+    expect(html).not.toMatch(/<script[^>]*\ssrc=["']https?:/);
+    expect(html).not.toMatch(/import\s*\{[^}]*\}\s*from\s*["']https?:/);
+  });
+});

@@ -1,0 +1,150 @@
+// Sandbox funding: fundSandboxInternalAccount.
+import { describe, expect, it } from 'vitest';
+import { api, client, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
+
+const missingAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-0000000000ff';
+/** The spec's example account: what the Prism mock is given. */
+const exampleAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-000000000005';
+
+async function newCustomerAccount(currency = 'USD') {
+  const { data: customer, response } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `fund-${unique()}`, currencies: [currency] } });
+  expect(response.status).toBe(201);
+  const { data } = await api.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency } } });
+  const account = data?.data[0];
+  if (account === undefined) throw new Error('no internal account');
+  return account;
+}
+
+const fund = (accountId: string, amount: number, key?: string) =>
+  api.POST('/sandbox/internal-accounts/{accountId}/fund', {
+    params: { path: { accountId }, header: key === undefined ? {} : { 'Idempotency-Key': key } },
+    body: { amount },
+  });
+
+const balanceOf = async (accountId: string) => (await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount;
+
+async function tokenWith(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[]) {
+  const { data } = await api.POST('/tokens', { body: { name: `fund ${unique()}`, permissions } });
+  if (data === undefined) throw new Error('no token');
+  return client({ clientId: data.clientId, clientSecret: data.clientSecret ?? '' });
+}
+
+const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
+
+const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('fundSandboxInternalAccount', () => {
+  it('200: adds the amount and returns the account with its new balance', async () => {
+    const account = isMock ? undefined : await newCustomerAccount('USD');
+    const { data, response } = await fund(account?.id ?? exampleAccount, 100000);
+    expect(response.status).toBe(200);
+    expect(data?.balance.currency.code).toBe('USD');
+    if (account === undefined) return;
+    expect(data).toMatchObject({ id: account.id, customerId: account.customerId, balance: { amount: 100000, currency: account.balance.currency } });
+    expect(Date.parse(data?.updatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(account.updatedAt));
+    expect(data?.createdAt).toBe(account.createdAt);
+    const again = await fund(account.id, 2550);
+    expect(again.data?.balance.amount).toBe(102550);
+    // Read back through both reads.
+    expect(await balanceOf(account.id)).toBe(102550);
+    const { data: list } = await api.GET('/customers/internal-accounts', { params: { query: { customerId: account.customerId ?? '' } } });
+    expect(list?.data[0]?.balance.amount).toBe(102550);
+  });
+
+  itServer('200: funds in the account\'s own currency, crypto included, and the platform\'s accounts', async () => {
+    const btc = await newCustomerAccount('BTC');
+    const { data } = await fund(btc.id, 150000);
+    expect(data?.balance).toEqual({ amount: 150000, currency: { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8 } });
+
+    const platform = await api.GET('/platform/internal-accounts', { params: { query: { currency: 'EUR' } } });
+    const eur = platform.data?.data[0];
+    if (eur === undefined) throw new Error('no platform EUR account');
+    const before = await balanceOf(eur.id);
+    const funded = await fund(eur.id, 1);
+    expect(funded.data).not.toHaveProperty('customerId');
+    expect(funded.data?.balance.amount).toBe((before ?? 0) + 1);
+  });
+
+  itServer('200: concurrent fundings all count', async () => {
+    const account = await newCustomerAccount('GBP');
+    await Promise.all(Array.from({ length: 8 }, () => fund(account.id, 125)));
+    expect(await balanceOf(account.id)).toBe(1000);
+  });
+
+  itServer('200: an Idempotency-Key replay returns the stored response and does not credit twice', async () => {
+    const account = await newCustomerAccount('MXN');
+    const key = idempotencyKey();
+    const first = await fund(account.id, 5000, key);
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await fund(account.id, 5000, key);
+    expect(replay.response.status).toBe(200);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.data).toEqual(first.data);
+    expect(await balanceOf(account.id)).toBe(5000);
+    // A new key is a new funding.
+    await fund(account.id, 5000, idempotencyKey());
+    expect(await balanceOf(account.id)).toBe(10000);
+  });
+
+  itServer('422: the same Idempotency-Key with another amount or account is IDEMPOTENCY_KEY_REUSED, nothing credited', async () => {
+    const account = await newCustomerAccount('EUR');
+    const other = await newCustomerAccount('EUR');
+    const key = idempotencyKey();
+    await fund(account.id, 700, key);
+    const changed = await fund(account.id, 800, key);
+    expect(changed.response.status).toBe(422);
+    expect(changed.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    const elsewhere = await fund(other.id, 700, key);
+    expect(elsewhere.response.status).toBe(422);
+    expect(await balanceOf(account.id)).toBe(700);
+    expect(await balanceOf(other.id)).toBe(0);
+  });
+
+  itServer('200: Idempotency-Keys are scoped to the credential', async () => {
+    const account = await newCustomerAccount('USD');
+    const key = idempotencyKey();
+    const second = await tokenWith(['TRANSACT']);
+    await fund(account.id, 300, key);
+    const other = await second.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: account.id }, header: { 'Idempotency-Key': key } }, body: { amount: 300 } });
+    expect(other.response.status).toBe(200);
+    expect(other.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(await balanceOf(account.id)).toBe(600);
+  });
+
+  itServer('400: rejects a missing, zero, negative, fractional or too large amount, and extra fields', async () => {
+    const account = await newCustomerAccount('USD');
+    for (const body of [{}, { amount: 0 }, { amount: -5 }, { amount: 1.5 }, { amount: 100000000001 }, { amount: 100, currency: 'EUR' }]) {
+      const res = await raw('POST', `/sandbox/internal-accounts/${account.id}/fund`, json(body));
+      expect(res.status).toBe(400);
+      expect(await codeOf(res)).toBe('INVALID_INPUT');
+    }
+    expect(await balanceOf(account.id)).toBe(0);
+  });
+
+  it('400: rejects a malformed account id', async () => {
+    const res = await raw('POST', '/sandbox/internal-accounts/acct-1/fund', json({ amount: 100 }));
+    expect(isMock ? [400, 422] : [400]).toContain(res.status);
+  });
+
+  it('401: requires credentials', async () => {
+    const res = await raw('POST', `/sandbox/internal-accounts/${exampleAccount}/fund`, { auth: false, ...json({ amount: 100 }) });
+    expect(res.status).toBe(401);
+    expect(await codeOf(res)).toBe('UNAUTHORIZED');
+  });
+
+  itServer('403: needs TRANSACT', async () => {
+    const account = await newCustomerAccount('USD');
+    const manager = await tokenWith(['VIEW', 'MANAGE']);
+    const { response, error } = await manager.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: account.id } }, body: { amount: 100 } });
+    expect(response.status).toBe(403);
+    expect(error).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await balanceOf(account.id)).toBe(0);
+  });
+
+  itServer('404: unknown account', async () => {
+    const { response, error } = await fund(missingAccount, 100);
+    expect(response.status).toBe(404);
+    expect(error).toMatchObject({ code: 'INTERNAL_ACCOUNT_NOT_FOUND' });
+  });
+});
