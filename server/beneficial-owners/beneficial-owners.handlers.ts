@@ -7,7 +7,7 @@ import { requireLiveCustomer } from '../customers/customer-access.ts';
 import { badRequest, invalidField, notFound } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage } from '../http/pagination.ts';
 import { sandboxOutcome } from '../verifications/sandbox-outcome.ts';
 import {
   findBeneficialOwner,
@@ -75,10 +75,7 @@ export const beneficialOwnerHandlers: AreaHandlers<'createBeneficialOwner' | 'li
   },
 
   async listBeneficialOwners(req, ctx) {
-    const { limit, cursor, ...filters } = req.query;
-    const page = pageRequest({ limit, cursor }, filters);
-    const { rows, total } = await listBeneficialOwners(ctx.db, ctx.principal.platformId, filters, page);
-    return { status: 200, body: toPage(rows, total, page, toBeneficialOwner) };
+    return { status: 200, body: await listPage(req.query, (filters, page) => listBeneficialOwners(ctx.db, ctx.principal.platformId, filters, page), toBeneficialOwner) };
   },
 
   async getBeneficialOwner(req, ctx) {

@@ -4,7 +4,7 @@ import { isKnownCurrency } from '../currencies.ts';
 import { conflict, invalidField } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage } from '../http/pagination.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.repository.ts';
 import { compact } from './compact.ts';
 import { requireCustomer, requireLiveCustomer } from './customer-access.ts';
@@ -141,10 +141,7 @@ export const customerHandlers: AreaHandlers<'createCustomer' | 'listCustomers' |
   },
 
   async listCustomers(req, ctx) {
-    const { limit, cursor, ...filters } = req.query;
-    const page = pageRequest({ limit, cursor }, filters);
-    const { rows, total } = await listCustomers(ctx.db, ctx.principal.platformId, filters, page);
-    return { status: 200, body: toPage(rows, total, page, toCustomer) };
+    return { status: 200, body: await listPage(req.query, (filters, page) => listCustomers(ctx.db, ctx.principal.platformId, filters, page), toCustomer) };
   },
 
   async getCustomer(req, ctx) {

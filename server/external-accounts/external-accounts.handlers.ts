@@ -5,7 +5,7 @@ import type { Db } from '../db/database.ts';
 import { badRequest, conflict, gone, invalidField, notFound } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage, type PageRequest } from '../http/pagination.ts';
 import { currencyMatches, expectedCurrency, primaryIdentifier, sandboxNameCheck } from './account-info.ts';
 import {
   clearDefaultUmaDepositAccount,
@@ -110,10 +110,8 @@ export const externalAccountHandlers: AreaHandlers<
   },
 
   async listCustomerExternalAccounts(req, ctx) {
-    const { limit, cursor, customerId, currency } = req.query;
-    const page = pageRequest({ limit, cursor }, { customerId, currency });
-    const { rows, total } = await listExternalAccounts(ctx.db, ctx.principal.platformId, 'customer', { customerId, currency }, page);
-    return { status: 200, body: toPage(rows, total, page, toExternalAccount) };
+    const list = (filters: typeof req.query, page: PageRequest) => listExternalAccounts(ctx.db, ctx.principal.platformId, 'customer', filters, page);
+    return { status: 200, body: await listPage(req.query, list, toExternalAccount) };
   },
 
   async getCustomerExternalAccount(req, ctx) {
@@ -133,10 +131,8 @@ export const externalAccountHandlers: AreaHandlers<
   },
 
   async listPlatformExternalAccounts(req, ctx) {
-    const { limit, cursor, currency } = req.query;
-    const page = pageRequest({ limit, cursor }, { currency });
-    const { rows, total } = await listExternalAccounts(ctx.db, ctx.principal.platformId, 'platform', { currency }, page);
-    return { status: 200, body: toPage(rows, total, page, toExternalAccount) };
+    const list = (filters: typeof req.query, page: PageRequest) => listExternalAccounts(ctx.db, ctx.principal.platformId, 'platform', filters, page);
+    return { status: 200, body: await listPage(req.query, list, toExternalAccount) };
   },
 
   async getPlatformExternalAccount(req, ctx) {

@@ -48,3 +48,18 @@ export function toPage<Row extends { created_at: Date; id: string }, T>(
   }
   return result;
 }
+
+/**
+ * The whole of a paginated list operation: takes `limit` and `cursor` out of the query, fetches
+ * one page with the remaining filters and maps its rows to API objects.
+ */
+export async function listPage<Q extends { limit?: number; cursor?: string }, Row extends { created_at: Date; id: string }, T>(
+  query: Q,
+  fetch: (filters: Omit<Q, 'limit' | 'cursor'>, page: PageRequest) => Promise<{ rows: Row[]; total: number }>,
+  map: (row: Row) => T,
+): Promise<Page<T>> {
+  const { limit, cursor, ...filters } = query;
+  const page = pageRequest({ limit, cursor }, filters);
+  const { rows, total } = await fetch(filters, page);
+  return toPage(rows, total, page, map);
+}

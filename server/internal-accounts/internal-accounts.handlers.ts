@@ -6,7 +6,7 @@ import { currency } from '../currencies.ts';
 import { notFound } from '../http/errors.ts';
 import { iso } from '../http/ids.ts';
 import { notImplemented, type AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage, type PageRequest } from '../http/pagination.ts';
 import { fundingPaymentInstructions } from './funding-instructions.ts';
 import { findInternalAccount, listInternalAccounts, type InternalAccountRow } from './internal-accounts.repository.ts';
 
@@ -30,17 +30,14 @@ export const internalAccountHandlers: AreaHandlers<
   'listCustomerInternalAccounts' | 'listPlatformInternalAccounts' | 'getInternalAccount' | 'updateInternalAccount' | 'exportInternalAccount'
 > = {
   async listCustomerInternalAccounts(req, ctx) {
-    const { limit, cursor, customerId, currency: code, type } = req.query;
-    const page = pageRequest({ limit, cursor }, { customerId, currency: code, type });
-    const { rows, total } = await listInternalAccounts(ctx.db, ctx.principal.platformId, { owner: { customerId }, currency: code, type }, page);
-    return { status: 200, body: toPage(rows, total, page, toInternalAccount) };
+    const list = (f: typeof req.query, page: PageRequest) =>
+      listInternalAccounts(ctx.db, ctx.principal.platformId, { owner: { customerId: f.customerId }, currency: f.currency, type: f.type }, page);
+    return { status: 200, body: await listPage(req.query, list, toInternalAccount) };
   },
 
   async listPlatformInternalAccounts(req, ctx) {
-    const { limit, cursor, currency: code, type } = req.query;
-    const page = pageRequest({ limit, cursor }, { currency: code, type });
-    const { rows, total } = await listInternalAccounts(ctx.db, ctx.principal.platformId, { owner: null, currency: code, type }, page);
-    return { status: 200, body: toPage(rows, total, page, toInternalAccount) };
+    const list = (f: typeof req.query, page: PageRequest) => listInternalAccounts(ctx.db, ctx.principal.platformId, { owner: null, currency: f.currency, type: f.type }, page);
+    return { status: 200, body: await listPage(req.query, list, toInternalAccount) };
   },
 
   async getInternalAccount(req, ctx) {

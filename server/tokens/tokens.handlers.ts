@@ -3,7 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import { badRequest, notFound } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers, Permission } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage } from '../http/pagination.ts';
 import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
 import { findToken, insertToken, listTokens, softDeleteToken, type TokenRow } from './tokens.repository.ts';
 
@@ -41,10 +41,7 @@ export const tokenHandlers: AreaHandlers<'createToken' | 'listTokens' | 'getToke
   },
 
   async listTokens(req, ctx) {
-    const { limit, cursor, ...filters } = req.query;
-    const page = pageRequest({ limit, cursor }, filters);
-    const { rows, total } = await listTokens(ctx.db, ctx.principal.platformId, filters, page);
-    return { status: 200, body: toPage(rows, total, page, toToken) };
+    return { status: 200, body: await listPage(req.query, (filters, page) => listTokens(ctx.db, ctx.principal.platformId, filters, page), toToken) };
   },
 
   async getToken(req, ctx) {

@@ -8,7 +8,7 @@ import { markCustomerDocumentsSubmitted } from '../documents/documents.repositor
 import { notFound } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
+import { listPage } from '../http/pagination.ts';
 import { queueEvent } from '../webhooks/events.ts';
 import { sandboxOutcome, type SandboxOutcome } from './sandbox-outcome.ts';
 import { findLatestVerification, findVerification, insertVerification, listVerifications, updateVerification, type VerificationRow } from './verifications.repository.ts';
@@ -82,10 +82,7 @@ export const verificationHandlers: AreaHandlers<'createVerification' | 'listVeri
   },
 
   async listVerifications(req, ctx) {
-    const { limit, cursor, ...filters } = req.query;
-    const page = pageRequest({ limit, cursor }, filters);
-    const { rows, total } = await listVerifications(ctx.db, ctx.principal.platformId, filters, page);
-    return { status: 200, body: toPage(rows, total, page, toVerification) };
+    return { status: 200, body: await listPage(req.query, (filters, page) => listVerifications(ctx.db, ctx.principal.platformId, filters, page), toVerification) };
   },
 
   async getVerification(req, ctx) {
