@@ -8,8 +8,8 @@ import type { Db } from '../db/database.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { iso, newId, now } from '../http/ids.ts';
 import type { AreaHandlers } from '../http/operations.ts';
-import { pageRequest, toPage } from '../http/pagination.ts';
-import { checkedFile } from './document-files.ts';
+import { listPage } from '../http/pagination.ts';
+import { checkedFile, type CheckedFile } from './document-files.ts';
 import { deleteDocument, findDocument, insertDocument, listDocuments, replaceDocument, type DocumentRow } from './documents.repository.ts';
 
 type Schemas = components['schemas'];
@@ -37,6 +37,21 @@ async function holderCustomerId(db: Db, platformId: string, holder: string): Pro
   return (await requireLiveCustomer(db, platformId, customerId)).id;
 }
 
+type DocumentMetadata = Pick<Schemas['DocumentReplaceRequest'], 'documentType' | 'side' | 'country' | 'documentNumber' | 'issuingAuthority'>;
+
+/** The columns an upload and a replacement both write: the metadata sent and the checked file. */
+const documentFields = (body: DocumentMetadata, file: CheckedFile) => ({
+  document_type: body.documentType,
+  side: body.side ?? null,
+  country: body.country,
+  document_number: body.documentNumber ?? null,
+  issuing_authority: body.issuingAuthority ?? null,
+  file_name: file.fileName,
+  content_type: file.contentType,
+  size_bytes: file.content.length,
+  content: file.content,
+});
+
 async function requireDocument(db: Db, platformId: string, id: string): Promise<DocumentRow> {
   const row = await findDocument(db, platformId, id);
   if (row === undefined) throw notFound('DOCUMENT_NOT_FOUND', 'No such document.');
@@ -55,15 +70,7 @@ export const documentHandlers: AreaHandlers<'uploadDocument' | 'listDocuments' |
       platform_id: platformId,
       customer_id: customerId,
       document_holder: body.documentHolder,
-      document_type: body.documentType,
-      side: body.side ?? null,
-      country: body.country,
-      document_number: body.documentNumber ?? null,
-      issuing_authority: body.issuingAuthority ?? null,
-      file_name: file.fileName,
-      content_type: file.contentType,
-      size_bytes: file.content.length,
-      content: file.content,
+      ...documentFields(body, file),
       created_at: at,
       updated_at: at,
     });
@@ -71,10 +78,7 @@ export const documentHandlers: AreaHandlers<'uploadDocument' | 'listDocuments' |
   },
 
   async listDocuments(req, ctx) {
-    const { limit, cursor, ...filters } = req.query;
-    const page = pageRequest({ limit, cursor }, filters);
-    const { rows, total } = await listDocuments(ctx.db, ctx.principal.platformId, filters, page);
-    return { status: 200, body: toPage(rows, total, page, toDocument) };
+    return { status: 200, body: await listPage(req.query, (filters, page) => listDocuments(ctx.db, ctx.principal.platformId, filters, page), toDocument) };
   },
 
   async getDocument(req, ctx) {
@@ -89,22 +93,7 @@ export const documentHandlers: AreaHandlers<'uploadDocument' | 'listDocuments' |
     await requireLiveCustomer(ctx.db, platformId, current.customer_id);
     // Everything is replaced: optional fields not sent are cleared. A submitted document stays
     // submitted: the verification that used it keeps it on record.
-    const row = await replaceDocument(
-      ctx.db,
-      current.id,
-      {
-        document_type: body.documentType,
-        side: body.side ?? null,
-        country: body.country,
-        document_number: body.documentNumber ?? null,
-        issuing_authority: body.issuingAuthority ?? null,
-        file_name: file.fileName,
-        content_type: file.contentType,
-        size_bytes: file.content.length,
-        content: file.content,
-      },
-      now(),
-    );
+    const row = await replaceDocument(ctx.db, current.id, documentFields(body, file), now());
     return { status: 200, body: toDocument(row) };
   },
 
