@@ -7,10 +7,10 @@
 // Servers run as child processes; autocannon drives them from this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from '../contract-tests/support/free-port.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -18,14 +18,6 @@ const clientId = randomBytes(16).toString('hex');
 const clientSecret = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 const authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a !== null ? a.port : 0));
-    });
-  });
 
 async function start(args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });

@@ -3,24 +3,16 @@
 // prints nothing.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
+import { freePort } from '../support/free-port.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-pglite-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a !== null ? a.port : 0));
-    });
-  });
 
 async function runServer<T>(use: (base: string, output: () => string) => Promise<T>): Promise<T> {
   const port = await freePort();

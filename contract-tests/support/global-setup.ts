@@ -5,10 +5,10 @@
 //   CONTRACT_TARGET=prism     a Prism mock of generated/openapi.yaml
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './free-port.ts';
 
 export type Target = 'pglite' | 'postgres' | 'prism';
 
@@ -25,16 +25,6 @@ const root = resolve(import.meta.dirname, '..', '..');
 const TEST_CLIENT_ID = randomBytes(16).toString('hex');
 const TEST_CLIENT_SECRET = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 90_000;
