@@ -140,6 +140,19 @@ function EnumValuesUpperSnakeCase() {
   };
 }
 
+/** A visitor of the operations under `paths`, handed their path item too (for path-level parameters). */
+function pathOperations(check) {
+  let pathItem;
+  return {
+    Paths: {
+      PathItem: {
+        enter(node) { pathItem = node; },
+        Operation: (op, ctx) => check(op, ctx, pathItem),
+      },
+    },
+  };
+}
+
 const allParameters = (op, pathItem, ctx) =>
   [...(pathItem?.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(p, ctx));
 
@@ -150,102 +163,72 @@ const usesListEnvelope = (schemaRef, ctx) => {
 
 /** Paginated operations answer with a `<Name>ListResponse` built on the list envelope; every `<Name>ListResponse` is built on it. */
 function ListResponseEnvelope() {
-  let pathItem;
-  return {
-    Paths: {
-      PathItem: {
-        enter(node) { pathItem = node; },
-        Operation(op, ctx) {
-          const params = allParameters(op, pathItem, ctx);
-          const paginated = params.some((p) => p?.in === 'query' && (p.name === 'limit' || p.name === 'cursor'));
-          const ok = deref(op.responses?.['200'], ctx);
-          const schema = ok?.content?.['application/json']?.schema;
-          const name = isRef(schema) ? refName(schema.$ref) : undefined;
-          if (paginated) {
-            const hasBoth = ['limit', 'cursor'].every((n) => params.some((p) => p?.in === 'query' && p.name === n));
-            if (!hasBoth || !name?.endsWith('ListResponse') || !usesListEnvelope(schema, ctx)) {
-              ctx.report({
-                message: `A paginated operation takes both \`limit\` and \`cursor\` and answers 200 with a \`<Name>ListResponse\` that is \`allOf\` the ListEnvelope (${GUIDE}).`,
-                location: ctx.location.key(),
-              });
-            }
-          } else if (name?.endsWith('ListResponse') && !usesListEnvelope(schema, ctx)) {
-            ctx.report({
-              message: `\`${name}\` must be \`allOf\` the ListEnvelope (${GUIDE}).`,
-              location: ctx.location.key(),
-            });
-          }
-        },
-      },
-    },
-  };
+  return pathOperations((op, ctx, pathItem) => {
+    const params = allParameters(op, pathItem, ctx);
+    const paginated = params.some((p) => p?.in === 'query' && (p.name === 'limit' || p.name === 'cursor'));
+    const ok = deref(op.responses?.['200'], ctx);
+    const schema = ok?.content?.['application/json']?.schema;
+    const name = isRef(schema) ? refName(schema.$ref) : undefined;
+    if (paginated) {
+      const hasBoth = ['limit', 'cursor'].every((n) => params.some((p) => p?.in === 'query' && p.name === n));
+      if (!hasBoth || !name?.endsWith('ListResponse') || !usesListEnvelope(schema, ctx)) {
+        ctx.report({
+          message: `A paginated operation takes both \`limit\` and \`cursor\` and answers 200 with a \`<Name>ListResponse\` that is \`allOf\` the ListEnvelope (${GUIDE}).`,
+          location: ctx.location.key(),
+        });
+      }
+    } else if (name?.endsWith('ListResponse') && !usesListEnvelope(schema, ctx)) {
+      ctx.report({
+        message: `\`${name}\` must be \`allOf\` the ListEnvelope (${GUIDE}).`,
+        location: ctx.location.key(),
+      });
+    }
+  });
 }
 
 /** Money-moving POSTs (TRANSACT, or an agent's transfer/quote permission) take the shared Idempotency-Key header. */
 function MoneyMovementIdempotencyKey() {
-  let pathItem;
-  return {
-    Paths: {
-      PathItem: {
-        enter(node) { pathItem = node; },
-        Operation(op, ctx) {
-          if (ctx.key !== 'post') return;
-          const moves = op['x-permission'] === 'TRANSACT' || MONEY_AGENT_PERMISSIONS.includes(op['x-agent-permission']);
-          if (!moves) return;
-          const refs = [...(pathItem?.parameters ?? []), ...(op.parameters ?? [])].filter(isRef).map((p) => refName(p.$ref));
-          if (!refs.includes('IdempotencyKey')) {
-            ctx.report({
-              message: `A money-moving POST must reference the shared \`IdempotencyKey\` header parameter (${GUIDE}).`,
-              location: ctx.location.key(),
-            });
-          }
-        },
-      },
-    },
-  };
+  return pathOperations((op, ctx, pathItem) => {
+    if (ctx.key !== 'post') return;
+    const moves = op['x-permission'] === 'TRANSACT' || MONEY_AGENT_PERMISSIONS.includes(op['x-agent-permission']);
+    if (!moves) return;
+    const refs = [...(pathItem?.parameters ?? []), ...(op.parameters ?? [])].filter(isRef).map((p) => refName(p.$ref));
+    if (!refs.includes('IdempotencyKey')) {
+      ctx.report({
+        message: `A money-moving POST must reference the shared \`IdempotencyKey\` header parameter (${GUIDE}).`,
+        location: ctx.location.key(),
+      });
+    }
+  });
 }
 
 /** Every 4xx/5xx response has a JSON body whose schema is `Error<status>`. */
 function ErrorResponsesUseErrorSchema() {
-  return {
-    Paths: {
-      PathItem: {
-        Operation(op, ctx) {
-          for (const [code, raw] of Object.entries(op.responses ?? {})) {
-            if (!/^[45]\d\d$/.test(code)) continue;
-            const schema = deref(raw, ctx)?.content?.['application/json']?.schema;
-            if (!isRef(schema) || refName(schema.$ref) !== `Error${code}`) {
-              ctx.report({
-                message: `Response ${code} must have an application/json body with schema \`Error${code}\` (${GUIDE}).`,
-                location: ctx.location.child(['responses', code]).key(),
-              });
-            }
-          }
-        },
-      },
-    },
-  };
+  return pathOperations((op, ctx) => {
+    for (const [code, raw] of Object.entries(op.responses ?? {})) {
+      if (!/^[45]\d\d$/.test(code)) continue;
+      const schema = deref(raw, ctx)?.content?.['application/json']?.schema;
+      if (!isRef(schema) || refName(schema.$ref) !== `Error${code}`) {
+        ctx.report({
+          message: `Response ${code} must have an application/json body with schema \`Error${code}\` (${GUIDE}).`,
+          location: ctx.location.child(['responses', code]).key(),
+        });
+      }
+    }
+  });
 }
 
 /** An operation that takes any input (parameters or a body) documents how it rejects bad input: 400. */
 function InputValidationResponse() {
-  let pathItem;
-  return {
-    Paths: {
-      PathItem: {
-        enter(node) { pathItem = node; },
-        Operation(op, ctx) {
-          const takesInput = (pathItem?.parameters ?? []).length > 0 || (op.parameters ?? []).length > 0 || op.requestBody !== undefined;
-          if (takesInput && op.responses?.['400'] === undefined) {
-            ctx.report({
-              message: `An operation with parameters or a request body documents \`400\` for invalid input (${GUIDE}).`,
-              location: ctx.location.child(['responses']).key(),
-            });
-          }
-        },
-      },
-    },
-  };
+  return pathOperations((op, ctx, pathItem) => {
+    const takesInput = (pathItem?.parameters ?? []).length > 0 || (op.parameters ?? []).length > 0 || op.requestBody !== undefined;
+    if (takesInput && op.responses?.['400'] === undefined) {
+      ctx.report({
+        message: `An operation with parameters or a request body documents \`400\` for invalid input (${GUIDE}).`,
+        location: ctx.location.child(['responses']).key(),
+      });
+    }
+  });
 }
 
 /** Every request body and every response body has at least one named example. */
