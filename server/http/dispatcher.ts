@@ -39,15 +39,16 @@ export function dispatcher(db: Kysely<Database>, handlers: OperationHandlers, lo
     const op = req.openapi?.schema;
     if (op === undefined) return next();
     const handler = handlers[op.operationId];
-    if (handler === notImplemented) {
-      // Sent raw: 501 is not a documented response of the operation, so it bypasses response validation.
-      const error = new ApiError(501, 'NOT_IMPLEMENTED', `${op.operationId} is part of the contract but not implemented by this server yet.`);
-      res.status(501).type('application/json').send(JSON.stringify(error.body()));
-      return;
-    }
     const principal = principalOf(req);
     try {
+      // Permissions first, so an operation not built yet still answers 403 to a token without them.
       authorize(principal, op);
+      if (handler === notImplemented) {
+        // Sent raw: 501 is not a documented response of the operation, so it bypasses response validation.
+        const error = new ApiError(501, 'NOT_IMPLEMENTED', `${op.operationId} is part of the contract but not implemented by this server yet.`);
+        res.status(501).type('application/json').send(JSON.stringify(error.body()));
+        return;
+      }
       const request = {
         path: req.openapi?.pathParams ?? {},
         query: req.query,
