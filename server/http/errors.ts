@@ -105,6 +105,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (unexpected) log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.extra?.headers ?? {})) res.setHeader(name, value);
+    // Agent operations authenticate with a bearer token: say so in the challenge.
+    const security = (req as { openapi?: { schema?: { security?: Record<string, unknown>[] } } }).openapi?.schema?.security;
+    if (error.status === 401 && security?.some((s) => 'bearerAuth' in s) === true) res.setHeader('WWW-Authenticate', 'Bearer realm="payments"');
     // Sent raw: an error body must not itself be rejected by response validation.
     res.status(error.status).type('application/json').send(JSON.stringify(error.body()));
   };
