@@ -1,0 +1,77 @@
+// Authentication and authorization of every operation, derived from the spec itself: each operation
+// rejects a request without credentials (401) and, on the real server, one with wrong credentials
+// (401) and one from a token that has every permission but the one the operation names in
+// `x-permission` (403, before anything runs). Requests are built from the spec's own examples.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, errorOf, isMock, raw } from '../support/api.ts';
+import { deref, operations, type SpecOperation } from '../support/spec.ts';
+
+type Json = Record<string, unknown>;
+type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
+const PERMISSIONS: Permission[] = ['VIEW', 'TRANSACT', 'MANAGE'];
+
+/** A valid request for the operation, from the examples of its parameters and request body. */
+function exampleRequest(o: SpecOperation): { path: string; init: { headers: Record<string, string>; body?: string | FormData } } {
+  const params = [...((o.pathItem.parameters as Json[] | undefined) ?? []), ...(o.operation.parameters ?? [])].map((p) => deref<Json>(p));
+  let path = o.path;
+  const query = new URLSearchParams();
+  for (const p of params) {
+    if (p.in === 'path') path = path.replace(`{${p.name as string}}`, encodeURIComponent(String(p.example)));
+    if (p.in === 'query' && p.required === true) query.set(p.name as string, String(p.example));
+  }
+  const headers: Record<string, string> = {};
+  const content = deref<Json>(o.operation.requestBody)?.content as Record<string, Json> | undefined;
+  const [type, media] = Object.entries(content ?? {})[0] ?? [];
+  const example = media === undefined ? undefined : deref<Json>(Object.values((media.examples ?? {}) as Json)[0]).value;
+  let body: string | FormData | undefined;
+  if (type === 'application/json') {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(example);
+  } else if (type === 'multipart/form-data') {
+    const form = new FormData();
+    for (const [name, value] of Object.entries((example ?? {}) as Json)) {
+      form.append(name, name === 'file' ? new Blob([String(value)], { type: 'application/pdf' }) : String(value), ...(name === 'file' ? ['example.pdf'] : []));
+    }
+    body = form;
+  }
+  return { path: `${path}${query.size > 0 ? `?${query}` : ''}`, init: { headers, ...(body === undefined ? {} : { body }) } };
+}
+
+const schemesOf = (o: SpecOperation) => (o.operation.security ?? []).flatMap((s) => Object.keys(s));
+const secured = operations.filter((o) => schemesOf(o).length > 0);
+const basic = secured.filter((o) => schemesOf(o).includes('basicAuth'));
+
+/** Basic credentials of a token with every permission except one. */
+const without: Partial<Record<Permission, string>> = {};
+beforeAll(async () => {
+  if (isMock) return;
+  for (const missing of PERMISSIONS) {
+    const { data } = await api.POST('/tokens', { body: { name: `without ${missing}`, permissions: PERMISSIONS.filter((p) => p !== missing) } });
+    without[missing] = `Basic ${btoa(`${data?.clientId}:${data?.clientSecret}`)}`;
+  }
+});
+
+describe('access', () => {
+  it.each(secured.map((o) => [o.operation.operationId, o] as const))('%s: 401 without credentials', async (_id, o) => {
+    const { path, init } = exampleRequest(o);
+    const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).code).toBe('UNAUTHORIZED');
+  });
+
+  it.skipIf(isMock).each(secured.map((o) => [o.operation.operationId, o] as const))('%s: 401 with wrong credentials', async (_id, o) => {
+    const { path, init } = exampleRequest(o);
+    const wrong = schemesOf(o).includes('basicAuth') ? `Basic ${btoa('0123456789abcdef0123456789abcdef:not-the-secret')}` : 'Bearer not-a-token';
+    const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: wrong }, auth: false });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(schemesOf(o).includes('basicAuth') ? /^Basic/ : /^Bearer/);
+  });
+
+  it.skipIf(isMock).each(basic.map((o) => [`${o.operation.operationId} (${String(o.operation['x-permission'])})`, o] as const))('%s: 403 for a token without that permission', async (_id, o) => {
+    const needed = o.operation['x-permission'] as Permission;
+    const { path, init } = exampleRequest(o);
+    const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: without[needed] ?? '' }, auth: false });
+    expect(res.status).toBe(403);
+    expect((await errorOf(res)).code).toBe('FORBIDDEN');
+  });
+});
