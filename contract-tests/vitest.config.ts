@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// Lives in contract-tests/ (the top level holds only what the package layout names); paths are
+// relative to the repository root.
 export default defineConfig({
+  root: resolve(import.meta.dirname, '..'),
   test: {
-    reporters: ['default', './contract-tests/support/server-only-reporter.ts'],
+    reporters: ['default', './contract-tests/support/contract-reporter.ts'],
     projects: [
       {
         test: {
