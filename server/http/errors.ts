@@ -59,11 +59,19 @@ interface ValidatorError {
   type?: string;
 }
 
-/** Field-level errors of express-openapi-validator: body fields as JSON pointers, others as `query.limit`. */
+const LOCATIONS: Record<string, string> = { query: 'query', params: 'path', path: 'path', headers: 'header' };
+
+/**
+ * Field-level errors of express-openapi-validator: body fields as JSON pointers (`/name`), other
+ * fields as `query.limit`, `path.customerId`, `header.idempotency-key`. A failed discriminator is
+ * reported against the request URL; its field is the property the message names.
+ */
 function fieldErrors(err: ValidatorError): FieldError[] {
   return (err.errors ?? []).map((e) => {
     const [where = '', ...rest] = (e.path ?? '').replace(/^[./]/, '').split(/[./]/);
-    const field = where === 'body' ? `/${rest.join('/')}` : `${where === 'headers' ? 'header' : where}.${rest.join('.')}`;
+    const location = LOCATIONS[where];
+    const field =
+      where === 'body' ? `/${rest.join('/')}` : location !== undefined ? `${location}.${rest.join('.')}` : `/${/^'([^']+)'/.exec(e.message ?? '')?.[1] ?? ''}`;
     const constraint = e.errorCode?.split('.')[0];
     return { field, message: e.message ?? 'is invalid', ...(constraint === undefined || constraint === '' ? {} : { constraint }) };
   });
