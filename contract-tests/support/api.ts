@@ -2,10 +2,12 @@
 // checks every response against the contract (documented status, JSON content type, body valid
 // under the independent validator). A test never checks the schema itself.
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import type { Middleware } from 'openapi-fetch';
 import { describe, inject, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
 import { validateAgainst } from './schema-validator.ts';
+import { observedStatusesFile } from './observed-statuses.ts';
 import { deref, operations } from './spec.ts';
 
 export const target = inject('target');
@@ -41,6 +43,7 @@ export async function checkResponse(method: string, url: string, response: Respo
   if (op === undefined) throw new Error(`${method} ${path} is not an operation of the contract`);
   const documented = op.operation.responses[String(response.status)];
   const where = `${method} ${path} → ${response.status}`;
+  appendFileSync(observedStatusesFile(target), `${op.operation.operationId} ${response.status}\n`);
   if (documented === undefined) {
     throw new Error(`${where}: status not documented for ${op.operation.operationId} (body: ${await response.clone().text()})`);
   }

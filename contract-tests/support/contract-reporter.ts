@@ -1,6 +1,9 @@
-// Prints how many contract tests were skipped as server-only (itServer / describeServer /
-// itPostgres) against the current target, so a run on the mock says what it did not check.
+// After a contract run, prints how many tests were skipped as server-only (itServer /
+// describeServer / itPostgres) against the target, so a run on the mock says what it did not
+// check, and, on a real server, which documented statuses of implemented operations no test
+// produced.
 import type { Reporter, TestModule } from 'vitest/node';
+import { statusCoverage } from './observed-statuses.ts';
 
 export default class ServerOnlyReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -17,6 +20,15 @@ export default class ServerOnlyReporter implements Reporter {
     if (ran + skipped > 0) {
       const why = target === 'prism' ? 'they need state the mock cannot keep (server-only)' : 'they need another target (PostgreSQL concurrency or the embedded database)';
       console.log(`contract suite on ${target}: ${ran} tests ran, ${skipped} skipped because ${why}`);
+      if (target !== 'prism') {
+        const coverage = statusCoverage(target);
+        console.log(`documented statuses of implemented operations produced by the suite: ${coverage.observed} of ${coverage.documented}`);
+        // 5xx needs an injected fault; listed apart so the 4xx gaps stand out.
+        const serverErrors = coverage.missing.filter((m) => / 5\d\d$/.test(m));
+        const others = coverage.missing.filter((m) => !/ 5\d\d$/.test(m));
+        if (others.length > 0) console.log(`  never produced: ${others.join(', ')}`);
+        if (serverErrors.length > 0) console.log(`  and ${serverErrors.length} documented 5xx statuses, which need an injected fault`);
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './free-port.ts';
+import { resetObservedStatuses } from './observed-statuses.ts';
 
 export type Target = 'pglite' | 'postgres' | 'prism';
 
@@ -63,6 +64,7 @@ const stop = (child: ChildProcess) => {
 export default async function setup(project: TestProject) {
   const target = (process.env.CONTRACT_TARGET ?? 'pglite') as Target;
   if (!['pglite', 'postgres', 'prism'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
+  resetObservedStatuses(target);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const cleanups: (() => Promise<void> | void)[] = [];
