@@ -19,6 +19,8 @@ declare module 'vitest' {
     baseUrl: string;
     clientId: string;
     clientSecret: string;
+    /** The PostgreSQL database of the postgres target (empty otherwise). */
+    databaseUrl: string;
   }
 }
 
@@ -69,6 +71,7 @@ export default async function setup(project: TestProject) {
   const origin = `http://127.0.0.1:${port}`;
   const cleanups: (() => Promise<void> | void)[] = [];
   let started: ReturnType<typeof start>;
+  let databaseUrl = '';
 
   if (target === 'prism') {
     started = start(join(root, 'node_modules', '.bin', 'prism'), ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1'], {});
@@ -94,6 +97,7 @@ export default async function setup(project: TestProject) {
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
       env.DATABASE_URL = url.toString();
+      databaseUrl = env.DATABASE_URL;
       cleanups.push(async () => {
         const dropper = new pg.Client({ connectionString: adminUrl });
         await dropper.connect();
@@ -117,6 +121,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', target === 'prism' ? origin : `${origin}/2025-10-13`);
   project.provide('clientId', TEST_CLIENT_ID);
   project.provide('clientSecret', TEST_CLIENT_SECRET);
+  project.provide('databaseUrl', databaseUrl);
 
   return async () => {
     for (const cleanup of cleanups) await cleanup();

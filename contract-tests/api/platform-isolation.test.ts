@@ -1,0 +1,58 @@
+// Everything is scoped to the token's platform: a second platform's token sees none of the first
+// platform's objects (404, never 403, so ids reveal nothing) and cannot act on them. A second
+// platform is added with `npm run platform:create`, which needs a database two processes can
+// share: PostgreSQL.
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, inject } from 'vitest';
+import { api, client, idempotencyKey, itPostgres, target, unique } from '../support/api.ts';
+import type { PaymentsClient } from '../../client/index.ts';
+
+const root = resolve(import.meta.dirname, '..', '..');
+let other: PaymentsClient;
+
+beforeAll(() => {
+  if (target !== 'postgres') return;
+  const out = execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Other platform'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
+    encoding: 'utf8',
+  });
+  other = client({ clientId: /clientId:\s+(\S+)/.exec(out)?.[1] ?? '', clientSecret: /clientSecret:\s+(\S+)/.exec(out)?.[1] ?? '' });
+});
+
+describe('platform isolation', () => {
+  itPostgres("another platform's token cannot see or touch this platform's objects", async () => {
+    const { data: customer } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `iso-${unique()}`, fullName: 'Jane Doe' } });
+    const customerId = customer?.id ?? '';
+    const { data: accounts } = await api.GET('/customers/internal-accounts', { params: { query: { customerId } } });
+    const accountId = accounts?.data[0]?.id ?? '';
+    const { data: token } = await api.POST('/tokens', { body: { name: `iso ${unique()}`, permissions: ['VIEW'] } });
+
+    expect((await other.GET('/customers/{customerId}', { params: { path: { customerId } } })).response.status).toBe(404);
+    expect((await other.GET('/customers', { params: { query: { platformCustomerId: customer?.platformCustomerId ?? '' } } })).data?.totalCount).toBe(0);
+    expect((await other.DELETE('/customers/{customerId}', { params: { path: { customerId } } })).response.status).toBe(404);
+    expect((await other.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).response.status).toBe(404);
+    expect((await other.GET('/customers/internal-accounts', { params: { query: { customerId } } })).data?.totalCount).toBe(0);
+    const fund = await other.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId }, header: { 'Idempotency-Key': idempotencyKey() } }, body: { amount: 100 } });
+    expect(fund.response.status).toBe(404);
+    const external = await other.POST('/customers/external-accounts', {
+      body: { customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } },
+    });
+    expect(external.response.status).toBe(404);
+    expect((await other.GET('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(404);
+    expect((await other.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(404);
+
+    // Nothing changed for the owner.
+    expect((await api.GET('/customers/{customerId}', { params: { path: { customerId } } })).data?.isDeleted).toBe(false);
+    expect((await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount).toBe(0);
+    expect((await api.GET('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(200);
+    // The other platform has its own configuration and accounts.
+    const { data: mine } = await api.GET('/config');
+    const { data: theirs } = await other.GET('/config');
+    expect(theirs?.id).not.toBe(mine?.id);
+    const { data: theirAccounts } = await other.GET('/platform/internal-accounts');
+    const { data: myAccounts } = await api.GET('/platform/internal-accounts');
+    expect(theirAccounts?.data.map((a) => a.id)).not.toEqual(expect.arrayContaining(myAccounts?.data.map((a) => a.id) ?? []));
+  });
+});
