@@ -2,7 +2,7 @@
 // first such operation the server implements): in-flight duplicates, 5xx outcomes and concurrent
 // retries. Replay and mismatch are covered in sandbox-fund.test.ts.
 import { describe, expect } from 'vitest';
-import { api, baseUrl, credentials, idempotencyKey, itPostgres, itServer, unique } from '../support/api.ts';
+import { api, baseUrl, checkResponse, credentials, idempotencyKey, itPostgres, itServer, unique } from '../support/api.ts';
 
 async function newAccount() {
   const { data: customer } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `idem-${unique()}`, currencies: ['USD'] } });
@@ -12,13 +12,17 @@ async function newAccount() {
   return account.id;
 }
 
-/** Funding through fetch, so the test can add the suite's fault-injection headers. */
-const fund = (accountId: string, amount: number, key: string, extra: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/sandbox/internal-accounts/${accountId}/fund`, {
+/** Funding through fetch, so the test can add the suite's fault-injection headers; still checked against the contract. */
+async function fund(accountId: string, amount: number, key: string, extra: Record<string, string> = {}): Promise<Response> {
+  const url = `${baseUrl}/sandbox/internal-accounts/${accountId}/fund`;
+  const response = await fetch(url, {
     method: 'POST',
     headers: { Authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`, 'content-type': 'application/json', 'Idempotency-Key': key, ...extra },
     body: JSON.stringify({ amount }),
   });
+  await checkResponse('POST', url, response);
+  return response;
+}
 
 const balanceOf = async (accountId: string) => (await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount;
 
