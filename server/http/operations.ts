@@ -52,9 +52,6 @@ export interface HandlerContext {
   log: Logger;
 }
 
-/** Unauthenticated operations (device-code redeem) get no principal. */
-export type PublicHandlerContext = Omit<HandlerContext, 'principal'> & { principal: undefined };
-
 export type Handler<K extends OperationId> = (req: OperationRequest<K>, ctx: HandlerContext) => Promise<OperationResult<K>>;
 
 /** Marks an operation that this server does not implement yet: it answers 501 NOT_IMPLEMENTED. */
@@ -63,6 +60,3 @@ export type NotImplemented = typeof notImplemented;
 
 export type OperationHandlers = { [K in OperationId]: Handler<K> | NotImplemented };
 export type AreaHandlers<K extends OperationId> = { [P in K]: Handler<P> | NotImplemented };
-
-/** Helper that keeps a handler's operation type when it is written outside the map. */
-export const handler = <K extends OperationId>(_operationId: K, fn: Handler<K>): Handler<K> => fn;
