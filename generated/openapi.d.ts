@@ -29,6 +29,12 @@ export interface paths {
          *     - `webhookEndpoint` must be `https`; plain `http` is accepted only in the sandbox and only for
          *       `localhost` or `127.0.0.1` (otherwise `400 INVALID_INPUT`). `null` removes the endpoint and
          *       stops webhook delivery.
+         *     - Webhooks never go to loopback, private, link-local or other non-public addresses unless the
+         *       server allows it: the local sandbox does by default, so that a receiver on the developer's
+         *       machine works; a server run with `NODE_ENV=production` does not. Where they are not allowed,
+         *       an endpoint naming such an address (`localhost`, `10.0.0.5`, `[::1]`) is refused with
+         *       `400 INVALID_INPUT`, and a name that resolves to one is refused when a webhook is sent
+         *       (`response_status` `0` from `POST /sandbox/webhooks/test`).
          *     - Setting the first endpoint creates the webhook signing secret and returns it once in
          *       `webhookSigningSecret`. `rotateWebhookSigningSecret: true` replaces it and returns the new one
          *       once; events signed from then on use the new secret. Rotating with no endpoint configured
@@ -36,8 +42,11 @@ export interface paths {
          *     - Setting or changing the endpoint sends a `TEST` webhook to the new URL after the update is
          *       saved. Its outcome does not affect this response; use `POST /sandbox/webhooks/test` to see it.
          *
+         *     Concurrent updates are applied one after the other: each response shows the configuration as
+         *     its own update left it.
+         *
          *     Errors: `400 INVALID_INPUT` for a field that breaks the schema, a currency listed twice or a
-         *     `maxAmount` below its `minAmount`.
+         *     `maxAmount` below its `minAmount` (`details.errors` names the entry).
          */
         patch: operations["updatePlatformConfig"];
         trace?: never;
@@ -58,7 +67,13 @@ export interface paths {
         /**
          * Create an API token
          * @description Creates an API token with the given permissions. The response is the only one that ever
-         *     contains the token's `clientSecret`.
+         *     contains the token's `clientSecret`; only a hash of it is kept.
+         *
+         *     - A token can only grant permissions that the calling token holds itself; asking for more is
+         *       `403 FORBIDDEN` and creates nothing.
+         *     - With an `Idempotency-Key`, a retry of the same request within 24 hours returns that same
+         *       response again (kept encrypted for that window), so a client that lost the first response
+         *       does not lose the secret; after the window it is never shown again.
          */
         post: operations["createToken"];
         delete?: never;
@@ -276,7 +291,7 @@ export interface paths {
          *     - `documentHolder` is a `Customer:` or `BeneficialOwner:` id; an unknown holder returns `404`,
          *       a holder whose customer is deleted `410 CUSTOMER_DELETED`.
          *     - The file must be PDF, JPEG or PNG (`400 UNSUPPORTED_FILE_TYPE` otherwise) and at most 10 MiB
-         *       (`400 FILE_TOO_LARGE` otherwise).
+         *       (`413 FILE_TOO_LARGE` otherwise).
          *     - Use `side` to upload the front and the back of a two-sided document as two documents.
          *
          *     Documents are used by the next `POST /verifications` of the customer they belong to (for a
@@ -312,7 +327,7 @@ export interface paths {
          * @description Replaces the file and the data of a document, for example a scan rejected as unreadable by a
          *     verification. Everything is replaced: optional fields that are not sent are cleared. The id and
          *     the holder stay the same. Same file rules as the upload (PDF, JPEG or PNG, at most 10 MiB:
-         *     `400 UNSUPPORTED_FILE_TYPE`, `400 FILE_TOO_LARGE`). A document whose customer is deleted
+         *     `400 UNSUPPORTED_FILE_TYPE`, `413 FILE_TOO_LARGE`). A document whose customer is deleted
          *     cannot be replaced (`410 CUSTOMER_DELETED`).
          */
         put: operations["replaceDocument"];
@@ -2746,7 +2761,7 @@ export interface components {
             currencyCode: components["schemas"]["CurrencyCode"];
             /**
              * Format: int64
-             * @description Smallest amount of one transaction, in the smallest unit of the currency.
+             * @description Smallest amount of one transaction, in the smallest unit of the currency; at most `maxAmount`.
              * @example 100
              */
             minAmount: number;
@@ -2883,6 +2898,27 @@ export interface components {
             code?: "FORBIDDEN" | "SANDBOX_ONLY" | "AGENT_PAUSED" | "AGENT_PERMISSION_DENIED" | "AGENT_POLICY_VIOLATION";
         };
         /**
+         * Error429
+         * @description Too many requests; retry after the number of seconds in the `Retry-After` header.
+         *
+         *     | Code | When |
+         *     |---|---|
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge) |
+         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
+         */
+        Error429: components["schemas"]["Error"] & {
+            /**
+             * @example 429
+             * @constant
+             */
+            status?: 429;
+            /**
+             * @example RATE_LIMITED
+             * @enum {string}
+             */
+            code?: "RATE_LIMITED" | "TOO_MANY_FAILED_AUTHENTICATIONS";
+        };
+        /**
          * Error500
          * @description An unexpected error on the service side. Safe to retry with the same `Idempotency-Key`.
          */
@@ -2970,7 +3006,7 @@ export interface components {
              * @example INVALID_INPUT
              * @enum {string}
              */
-            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "FILE_TOO_LARGE" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
+            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
             /** @description For `INVALID_INPUT`, the list of invalid fields. */
             details?: {
                 /** @description One entry per invalid field. */
@@ -2978,6 +3014,40 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * Error413
+         * @description The request body is larger than the operation accepts: 1 MB for JSON bodies
+         *     (`PAYLOAD_TOO_LARGE`), 10 MiB for an uploaded document (`FILE_TOO_LARGE`).
+         */
+        Error413: components["schemas"]["Error"] & {
+            /**
+             * @example 413
+             * @constant
+             */
+            status?: 413;
+            /**
+             * @example PAYLOAD_TOO_LARGE
+             * @enum {string}
+             */
+            code?: "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE";
+        };
+        /**
+         * Error415
+         * @description The request body's `Content-Type` is not one the operation accepts (`application/json`, or
+         *     `multipart/form-data` for document uploads).
+         */
+        Error415: components["schemas"]["Error"] & {
+            /**
+             * @example 415
+             * @constant
+             */
+            status?: 415;
+            /**
+             * @example UNSUPPORTED_MEDIA_TYPE
+             * @enum {string}
+             */
+            code?: "UNSUPPORTED_MEDIA_TYPE";
         };
         /**
          * ListEnvelope
@@ -3088,6 +3158,38 @@ export interface components {
              *     ]
              */
             permissions: components["schemas"]["Permission"][];
+        };
+        /**
+         * Error409
+         * @description The request conflicts with the current state of the resource.
+         */
+        Error409: components["schemas"]["Error"] & {
+            /**
+             * @example 409
+             * @constant
+             */
+            status?: 409;
+            /**
+             * @example CONFLICT
+             * @enum {string}
+             */
+            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING";
+        };
+        /**
+         * Error422
+         * @description The `Idempotency-Key` was already used with a different request (another body, path or method).
+         */
+        Error422: components["schemas"]["Error"] & {
+            /**
+             * @example 422
+             * @constant
+             */
+            status?: 422;
+            /**
+             * @example IDEMPOTENCY_KEY_REUSED
+             * @enum {string}
+             */
+            code?: "IDEMPOTENCY_KEY_REUSED";
         };
         /**
          * Error404
@@ -3653,22 +3755,6 @@ export interface components {
          * @description A new customer, individual or business, selected by `customerType`.
          */
         CustomerCreateRequest: components["schemas"]["IndividualCustomerCreateRequest"] | components["schemas"]["BusinessCustomerCreateRequest"];
-        /**
-         * Error409
-         * @description The request conflicts with the current state of the resource.
-         */
-        Error409: components["schemas"]["Error"] & {
-            /**
-             * @example 409
-             * @constant
-             */
-            status?: 409;
-            /**
-             * @example CONFLICT
-             * @enum {string}
-             */
-            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING";
-        };
         /**
          * Error410
          * @description The resource existed and was deleted.
@@ -4296,7 +4382,7 @@ export interface components {
             /**
              * Format: binary
              * @description The file: PDF (`application/pdf`), JPEG (`image/jpeg`) or PNG (`image/png`), at most 10 MiB
-             *     (10485760 bytes). A larger file returns `400 FILE_TOO_LARGE`, another type
+             *     (10485760 bytes). A larger file returns `413 FILE_TOO_LARGE`, another type
              *     `400 UNSUPPORTED_FILE_TYPE`.
              */
             file: string;
@@ -4340,7 +4426,7 @@ export interface components {
             /**
              * Format: binary
              * @description The file: PDF (`application/pdf`), JPEG (`image/jpeg`) or PNG (`image/png`), at most 10 MiB
-             *     (10485760 bytes). A larger file returns `400 FILE_TOO_LARGE`, another type
+             *     (10485760 bytes). A larger file returns `413 FILE_TOO_LARGE`, another type
              *     `400 UNSUPPORTED_FILE_TYPE`.
              */
             file: string;
@@ -5664,22 +5750,6 @@ export interface components {
          */
         Transaction: components["schemas"]["IncomingTransaction"] | components["schemas"]["OutgoingTransaction"];
         /**
-         * Error422
-         * @description The `Idempotency-Key` was already used with a different request (another body, path or method).
-         */
-        Error422: components["schemas"]["Error"] & {
-            /**
-             * @example 422
-             * @constant
-             */
-            status?: 422;
-            /**
-             * @example IDEMPOTENCY_KEY_REUSED
-             * @enum {string}
-             */
-            code?: "IDEMPOTENCY_KEY_REUSED";
-        };
-        /**
          * ExternalAccountDestinationReference
          * @description An external account to pay, by id, with the rail to pay it by.
          */
@@ -6695,22 +6765,6 @@ export interface components {
          */
         AuthCredentialChallengeResponse: components["schemas"]["PasskeyAuthChallenge"] | components["schemas"]["EmailOtpChallengeResult"];
         /**
-         * Error429
-         * @description Too many requests; retry after the number of seconds in the `Retry-After` header.
-         */
-        Error429: components["schemas"]["Error"] & {
-            /**
-             * @example 429
-             * @constant
-             */
-            status?: 429;
-            /**
-             * @example RATE_LIMITED
-             * @enum {string}
-             */
-            code?: "RATE_LIMITED";
-        };
-        /**
          * EmailOtpVerifyRequest
          * @description Proves an `EMAIL_OTP` credential with the last code e-mailed to it.
          */
@@ -7693,6 +7747,16 @@ export interface components {
                 "application/json": components["schemas"]["Error403"];
             };
         };
+        /** @description Rate limited; retry after `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error429"];
+            };
+        };
         /** @description An unexpected error. Retrying with the same `Idempotency-Key` is safe. */
         InternalServerError: {
             headers: {
@@ -7711,13 +7775,22 @@ export interface components {
                 "application/json": components["schemas"]["Error400"];
             };
         };
-        /** @description The resource does not exist or is not visible to these credentials. */
-        NotFound: {
+        /** @description The request body is too large: at most 1 MB of JSON, or a 10 MiB document. */
+        PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error404"];
+                "application/json": components["schemas"]["Error413"];
+            };
+        };
+        /** @description The request body has a `Content-Type` the operation does not accept. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error415"];
             };
         };
         /** @description The request conflicts with the current state, or a request with the same `Idempotency-Key` is still in progress. */
@@ -7729,15 +7802,6 @@ export interface components {
                 "application/json": components["schemas"]["Error409"];
             };
         };
-        /** @description The resource was deleted. */
-        Gone: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error410"];
-            };
-        };
         /** @description The `Idempotency-Key` was already used with a different request. */
         UnprocessableEntity: {
             headers: {
@@ -7747,14 +7811,22 @@ export interface components {
                 "application/json": components["schemas"]["Error422"];
             };
         };
-        /** @description Rate limited; retry after `Retry-After` seconds. */
-        TooManyRequests: {
+        /** @description The resource does not exist or is not visible to these credentials. */
+        NotFound: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error429"];
+                "application/json": components["schemas"]["Error404"];
+            };
+        };
+        /** @description The resource was deleted. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error410"];
             };
         };
     };
@@ -7789,6 +7861,17 @@ export interface components {
          * @example eyJjIjoiMjAyNS0xMC0xM1QxMjowMDowMC4wMDBaIiwiaSI6IkN1c3RvbWVyOjAxOTU0MmY1In0
          */
         Cursor: string;
+        /**
+         * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+         *     scoped to the API credential and the operation and kept for 24 hours:
+         *     - the same key with the same request returns the stored status and body of the first request
+         *       (with header `Idempotent-Replayed: true`), without doing the work again;
+         *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+         *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+         * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+         */
+        IdempotencyKey: string;
         /**
          * @description The API token's id.
          * @example Token:019542f5-b3e7-1d02-0000-000000000009
@@ -7847,17 +7930,6 @@ export interface components {
          */
         ExternalAccountId: string;
         /**
-         * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-         *     scoped to the API credential and the operation and kept for 24 hours:
-         *     - the same key with the same request returns the stored status and body of the first request
-         *       (with header `Idempotent-Replayed: true`), without doing the work again;
-         *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
-         *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
-         * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
-         */
-        IdempotencyKey: string;
-        /**
          * @description The quote's id.
          * @example Quote:019542f5-b3e7-1d02-0000-000000000007
          */
@@ -7909,15 +7981,15 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Present and `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.
-         * @example true
-         */
-        IdempotentReplayed: "true";
-        /**
          * @description Seconds to wait before retrying (an integer, at least 1).
          * @example 30
          */
         RetryAfter: number;
+        /**
+         * @description Present and `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.
+         * @example true
+         */
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -7928,15 +8000,20 @@ export type SchemaPlatformConfig = components['schemas']['PlatformConfig'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaError401 = components['schemas']['Error401'];
 export type SchemaError403 = components['schemas']['Error403'];
+export type SchemaError429 = components['schemas']['Error429'];
 export type SchemaError500 = components['schemas']['Error500'];
 export type SchemaPlatformConfigUpdateRequest = components['schemas']['PlatformConfigUpdateRequest'];
 export type SchemaFieldError = components['schemas']['FieldError'];
 export type SchemaError400 = components['schemas']['Error400'];
+export type SchemaError413 = components['schemas']['Error413'];
+export type SchemaError415 = components['schemas']['Error415'];
 export type SchemaListEnvelope = components['schemas']['ListEnvelope'];
 export type SchemaPermission = components['schemas']['Permission'];
 export type SchemaToken = components['schemas']['Token'];
 export type SchemaTokenListResponse = components['schemas']['TokenListResponse'];
 export type SchemaTokenCreateRequest = components['schemas']['TokenCreateRequest'];
+export type SchemaError409 = components['schemas']['Error409'];
+export type SchemaError422 = components['schemas']['Error422'];
 export type SchemaError404 = components['schemas']['Error404'];
 export type SchemaCustomerType = components['schemas']['CustomerType'];
 export type SchemaCountryCode = components['schemas']['CountryCode'];
@@ -7956,7 +8033,6 @@ export type SchemaIndividualCustomerCreateRequest = components['schemas']['Indiv
 export type SchemaBusinessInfoCreate = components['schemas']['BusinessInfoCreate'];
 export type SchemaBusinessCustomerCreateRequest = components['schemas']['BusinessCustomerCreateRequest'];
 export type SchemaCustomerCreateRequest = components['schemas']['CustomerCreateRequest'];
-export type SchemaError409 = components['schemas']['Error409'];
 export type SchemaError410 = components['schemas']['Error410'];
 export type SchemaCustomerUpdateRequestBase = components['schemas']['CustomerUpdateRequestBase'];
 export type SchemaIndividualCustomerUpdateRequest = components['schemas']['IndividualCustomerUpdateRequest'];
@@ -8033,7 +8109,6 @@ export type SchemaTransactionBase = components['schemas']['TransactionBase'];
 export type SchemaIncomingTransaction = components['schemas']['IncomingTransaction'];
 export type SchemaOutgoingTransaction = components['schemas']['OutgoingTransaction'];
 export type SchemaTransaction = components['schemas']['Transaction'];
-export type SchemaError422 = components['schemas']['Error422'];
 export type SchemaExternalAccountDestinationReference = components['schemas']['ExternalAccountDestinationReference'];
 export type SchemaPurposeOfPayment = components['schemas']['PurposeOfPayment'];
 export type SchemaTransferOutRequest = components['schemas']['TransferOutRequest'];
@@ -8079,7 +8154,6 @@ export type SchemaAuthCredentialChallengeRequest = components['schemas']['AuthCr
 export type SchemaPasskeyAuthChallenge = components['schemas']['PasskeyAuthChallenge'];
 export type SchemaEmailOtpChallengeResult = components['schemas']['EmailOtpChallengeResult'];
 export type SchemaAuthCredentialChallengeResponse = components['schemas']['AuthCredentialChallengeResponse'];
-export type SchemaError429 = components['schemas']['Error429'];
 export type SchemaEmailOtpVerifyRequest = components['schemas']['EmailOtpVerifyRequest'];
 export type SchemaOauthVerifyRequest = components['schemas']['OauthVerifyRequest'];
 export type SchemaPasskeyAssertion = components['schemas']['PasskeyAssertion'];
@@ -8126,19 +8200,22 @@ export type SchemaInternalAccountStatusWebhookEvent = components['schemas']['Int
 export type SchemaAgentActionStatusWebhookEvent = components['schemas']['AgentActionStatusWebhookEvent'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
-export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseConflict = components['responses']['Conflict'];
-export type ResponseGone = components['responses']['Gone'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
-export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseGone = components['responses']['Gone'];
 export type ParameterCreatedAfter = components['parameters']['CreatedAfter'];
 export type ParameterCreatedBefore = components['parameters']['CreatedBefore'];
 export type ParameterUpdatedAfter = components['parameters']['UpdatedAfter'];
 export type ParameterUpdatedBefore = components['parameters']['UpdatedBefore'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterTokenId = components['parameters']['TokenId'];
 export type ParameterCurrencyFilter = components['parameters']['CurrencyFilter'];
 export type ParameterCustomerId = components['parameters']['CustomerId'];
@@ -8150,7 +8227,6 @@ export type ParameterInternalAccountId = components['parameters']['InternalAccou
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
-export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
 export type ParameterInvitationCode = components['parameters']['InvitationCode'];
@@ -8160,8 +8236,8 @@ export type ParameterAgentId = components['parameters']['AgentId'];
 export type ParameterActionId = components['parameters']['ActionId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
-export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type $defs = Record<string, never>;
 export interface operations {
     getPlatformConfig: {
@@ -8184,6 +8260,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8215,6 +8292,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8275,13 +8355,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8303,6 +8396,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8334,6 +8432,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8363,6 +8462,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8458,13 +8558,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8487,6 +8600,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8518,6 +8635,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8550,6 +8668,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8587,6 +8706,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8627,13 +8749,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createBeneficialOwner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8656,7 +8791,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8688,6 +8828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8724,6 +8865,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8764,13 +8908,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     uploadDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8793,7 +8950,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8825,6 +8987,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8861,6 +9024,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8892,6 +9058,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8937,13 +9104,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8966,7 +9146,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -8998,6 +9183,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9048,6 +9234,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9093,6 +9280,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9124,6 +9312,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9181,6 +9370,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9238,6 +9430,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9283,13 +9478,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createCustomerExternalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9314,6 +9522,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9345,6 +9557,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9374,6 +9587,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9414,13 +9628,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createPlatformExternalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9443,6 +9670,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9474,6 +9705,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9503,6 +9735,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9546,7 +9779,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9590,7 +9826,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9634,6 +9873,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9671,6 +9911,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9714,7 +9955,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9746,6 +9990,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9799,6 +10044,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9879,6 +10125,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9910,6 +10157,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -9959,7 +10207,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10009,7 +10260,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10059,7 +10313,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10113,6 +10370,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10158,13 +10416,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10186,6 +10457,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10217,6 +10493,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10252,6 +10529,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10283,6 +10563,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10314,6 +10595,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10321,6 +10603,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Signature over the `payloadToSign` of a `202` signed-retry challenge, made with the session
                  *     signing key of an Embedded Wallet credential. Sent together with `Request-Id` when repeating the
@@ -10365,6 +10658,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10416,6 +10714,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10451,6 +10750,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -10493,6 +10794,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -10525,6 +10828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10576,6 +10880,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10646,13 +10951,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10675,7 +10993,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10707,6 +11030,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10736,6 +11060,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10771,6 +11096,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10806,13 +11134,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
     createAgentDeviceCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The agent's id.
@@ -10838,6 +11181,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10919,6 +11264,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -10955,6 +11301,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11006,6 +11353,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11060,7 +11408,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11175,7 +11526,19 @@ export interface operations {
     createCurrentAgentExternalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11198,6 +11561,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11241,6 +11607,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
@@ -11369,6 +11737,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
@@ -11413,6 +11783,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
@@ -11620,7 +11992,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11664,7 +12039,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11708,7 +12086,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11733,6 +12114,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };

@@ -24,6 +24,19 @@ if (!values['skip-lint']) run('redocly', ['lint', 'spec/openapi.yaml']);
 mkdirSync(out, { recursive: true });
 run('redocly', ['bundle', 'spec/openapi.yaml', '-o', rel(join(out, 'openapi.yaml'))]);
 run('redocly', ['bundle', 'spec/openapi.yaml', '--ext', 'json', '-o', rel(join(out, 'openapi.json'))]);
+// Every status enum's `x-state-machine`, for the server's transition checks (shared/state-machine.ts).
+const bundle = JSON.parse(readFileSync(join(out, 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, Record<string, unknown>> } };
+const machines = Object.fromEntries(
+  Object.entries(bundle.components.schemas)
+    .filter(([, schema]) => schema['x-state-machine'] !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, schema]) => {
+      const machine = schema['x-state-machine'] as { initial: string[]; terminal: string[]; transitions: { from: string; to: string }[] };
+      return [name, { states: schema.enum, initial: machine.initial, terminal: machine.terminal, transitions: machine.transitions.map(({ from, to }) => ({ from, to })) }];
+    }),
+);
+writeFileSync(join(out, 'state-machines.json'), `${JSON.stringify(machines, null, 2)}\n`);
+
 // Called through its API: its CLI would pick up redocly.yaml's `apis` instead of the bundle.
 const ast = await openapiTS(pathToFileURL(join(out, 'openapi.yaml')), { rootTypes: true, defaultNonNullable: false });
 writeFileSync(

@@ -1,7 +1,7 @@
 // Prints which operations of the contract the sandbox server implements and which still answer
 // 501 NOT_IMPLEMENTED.
-import { handlers } from '../server/handlers.ts';
-import { notImplemented } from '../server/http/operations.ts';
+import { handlers } from '../server/operations.ts';
+import { notImplemented } from '../server/http/handler-types.ts';
 
 const entries = Object.entries(handlers);
 const pending = entries.filter(([, h]) => h === notImplemented).map(([id]) => id);

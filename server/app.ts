@@ -1,28 +1,35 @@
-// The Express application: docs and spec files, JSON parsing, express-openapi-validator (request
-// validation and security always, response validation in development and tests), the operation
-// dispatcher and the error handler.
+// The Express application: docs and spec files, JSON parsing, express-openapi-validator (routing,
+// request validation and security), the operation dispatcher and the error handler.
 import { resolve } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
+import type { Runtime } from './context.ts';
 import type { Database } from './db/schema.ts';
-import { handlers } from './handlers.ts';
 import { securityHandlers } from './http/auth.ts';
+import { indexOperations } from './http/contract-index.ts';
 import { dispatcher } from './http/dispatcher.ts';
-import { errorHandler, notFound } from './http/errors.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { ResponseValidator } from './http/response-validator.ts';
+import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
+import { validatorSpec } from './http/validator-spec.ts';
+import { handlers } from './operations.ts';
+import type { ShiftableClock } from './shared/clock.ts';
+import { isValidDate, isValidDateTime } from './shared/dates.ts';
+import { notFound } from './shared/errors.ts';
 
 const generated = resolve(import.meta.dirname, '..', 'generated');
 export const BASE_PATH = '/2025-10-13';
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 export interface AppOptions {
+  runtime: Runtime & { clock: ShiftableClock };
   db: Kysely<Database>;
-  log: Logger;
   validateResponses: boolean;
+  testControls: boolean;
 }
 
-export function createApp({ db, log, validateResponses }: AppOptions): Express {
+export function createApp({ runtime, db, validateResponses, testControls }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -30,7 +37,7 @@ export function createApp({ db, log, validateResponses }: AppOptions): Express {
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      runtime.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
     });
     next();
   });
@@ -39,23 +46,30 @@ export function createApp({ db, log, validateResponses }: AppOptions): Express {
   app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(resolve(generated, 'openapi.yaml')));
   app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
+  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs));
 
+  const spec = validatorSpec();
+  const operations = indexOperations(spec);
   app.use(BASE_PATH, express.json({ limit: '1mb' }));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: resolve(generated, 'openapi.yaml'),
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
-      validateResponses: validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: { handlers: securityHandlers(db) },
+      apiSpec: structuredClone(spec) as never,
+      // Query, path and header strings are read by their schema's type; JSON bodies never are.
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+      // Responses are checked by the dispatcher before its transaction commits.
+      validateResponses: false,
+      validateSecurity: { handlers: securityHandlers(runtime, db) },
       validateFormats: true,
+      ajvFormats: { mode: 'full' },
+      formats: { date: isValidDate, 'date-time': isValidDateTime },
       ignoreUndocumented: false,
       ignorePaths: (path: string) => !path.startsWith(`${BASE_PATH}/`),
       // UTF-8 file names (multer reads them as latin1 otherwise).
       fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 }, defParamCharset: 'utf8' },
     }),
   );
-  app.use(dispatcher(db, handlers, log));
+  app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
   app.use((_req, _res, next) => next(notFound('ROUTE_NOT_FOUND', 'No such route.')));
-  app.use(errorHandler(log));
+  app.use(errorHandler(runtime.log));
   return app;
 }

@@ -1,5 +1,6 @@
-// Runtime configuration, read once from the environment.
-import { resolve } from 'node:path';
+// Runtime configuration, read once from the environment and checked: a value the server cannot
+// work with stops it at start with a message that says what to change, never later with a 500.
+import { dirname, join, resolve } from 'node:path';
 
 export interface Config {
   host: string;
@@ -8,24 +9,82 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PGlite data folder, or `memory://` for a throwaway in-memory database. */
   pgliteDataDir: string;
-  /** Validate every response against the spec (development and tests). */
+  /** Validate every response against the spec before its transaction commits (development and tests). */
   validateResponses: boolean;
   logLevel: string;
-  /** Credentials of the first API token, used instead of random ones on first start. */
-  bootstrapClientId: string | undefined;
-  bootstrapClientSecret: string | undefined;
+  /** Credentials of the first API token, used instead of random ones. */
+  bootstrapCredentials: { clientId: string; clientSecret: string } | undefined;
+  /** PAYMENTS_MASTER_KEY (32 bytes, base64 or hex), or undefined to use the key file. */
+  masterKey: Buffer | undefined;
+  /** Where the key is kept when not given: created on first start (an in-memory database gets a throwaway key). */
+  masterKeyFile: string;
+  /** Webhook endpoints on loopback or private addresses: on for the local sandbox, off in production. */
+  allowPrivateWebhookTargets: boolean;
+  production: boolean;
+  /** Test-only controls (moving the clock, fault injection): only with NODE_ENV=test. */
+  testControls: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** The contract's formats (Token.clientId, Token.clientSecret): a token that breaks them could never be listed. */
+const CLIENT_ID = /^[0-9a-f]{32}$/;
+const CLIENT_SECRET = /^[\x21-\x7e]{32,128}$/;
+
+function flag(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  problems.push(`${name} must be 1 or 0 (true or false), not "${value}".`);
+  return fallback;
+}
+
+const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+const BASE64_KEY = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+function masterKey(value: string | undefined, problems: string[]): Buffer | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (HEX_KEY.test(value)) return Buffer.from(value, 'hex');
+  if (BASE64_KEY.test(value)) return Buffer.from(value, 'base64');
+  problems.push('PAYMENTS_MASTER_KEY must be 32 random bytes, as 64 hex digits or base64 (for example `openssl rand -base64 32`).');
+  return undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
-  return {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (0 to 65535), not "${env.PORT}".`);
+
+  const clientId = env.PAYMENTS_CLIENT_ID || undefined;
+  const clientSecret = env.PAYMENTS_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('Set both PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET, or neither.');
+  if (clientId !== undefined && !CLIENT_ID.test(clientId)) problems.push('PAYMENTS_CLIENT_ID must be 32 lowercase hex digits (for example `openssl rand -hex 16`).');
+  if (clientSecret !== undefined && !CLIENT_SECRET.test(clientSecret)) {
+    problems.push('PAYMENTS_CLIENT_SECRET must be 32 to 128 printable characters without spaces (for example `openssl rand -base64 32`).');
+  }
+
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const key = masterKey(env.PAYMENTS_MASTER_KEY, problems);
+  if (production && key === undefined) problems.push('PAYMENTS_MASTER_KEY is required with NODE_ENV=production (32 random bytes, base64 or hex).');
+
+  const pgliteDataDir = env.PGLITE_DATA_DIR || resolve(import.meta.dirname, '..', '.data', 'pglite');
+  // The key lives beside the embedded database it protects; PostgreSQL's beside the project.
+  const keyFileDir = databaseUrl === undefined && !pgliteDataDir.startsWith('memory://') ? dirname(resolve(pgliteDataDir)) : resolve(import.meta.dirname, '..', '.data');
+  const config: Config = {
     host: env.HOST ?? '127.0.0.1',
-    port: Number(env.PORT ?? 3000),
-    databaseUrl: env.DATABASE_URL || undefined,
-    pgliteDataDir: env.PGLITE_DATA_DIR ?? resolve(import.meta.dirname, '..', '.data', 'pglite'),
-    validateResponses: env.VALIDATE_RESPONSES === undefined ? !production : env.VALIDATE_RESPONSES !== '0',
+    port,
+    databaseUrl,
+    pgliteDataDir,
+    validateResponses: flag('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, !production, problems),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
-    bootstrapClientId: env.PAYMENTS_CLIENT_ID || undefined,
-    bootstrapClientSecret: env.PAYMENTS_CLIENT_SECRET || undefined,
+    bootstrapCredentials: clientId !== undefined && clientSecret !== undefined ? { clientId, clientSecret } : undefined,
+    masterKey: key,
+    masterKeyFile: env.PAYMENTS_MASTER_KEY_FILE || join(keyFileDir, 'master.key'),
+    allowPrivateWebhookTargets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, !production, problems),
+    production,
+    testControls: env.NODE_ENV === 'test',
   };
+  if (problems.length > 0) throw new ConfigError(`The server cannot start:\n  - ${problems.join('\n  - ')}`);
+  return config;
 }

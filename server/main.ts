@@ -1,37 +1,83 @@
-// `npm start`: opens the database (PGlite on disk by default, PostgreSQL with DATABASE_URL),
-// migrates it, makes sure a sandbox platform and its first API token exist, and serves the API.
+// `npm start`: checks the configuration, boots (database, migrations, master key), starts
+// listening (so a busy port stops the start before anything is created), makes sure a sandbox
+// platform and its first API token exist, and runs the background jobs. Anything that prevents a
+// correct start stops it with a message saying what to change.
+import { createServer } from 'node:http';
 import { pino } from 'pino';
 import { createApp, BASE_PATH } from './app.ts';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { bootstrapPlatform } from './platform/bootstrap.ts';
-import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { boot } from './boot.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { unitOfWork } from './db/unit-of-work.ts';
+import { housekeepingJob } from './housekeeping/housekeeping.jobs.ts';
+import { jobKinds } from './job-kinds.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { scheduleRecurringJob } from './jobs/schedule.ts';
+import { WrongKeyError } from './keys/keys.service.ts';
+import { BootstrapError, bootstrapPlatform } from './platform/platform.service.ts';
 
-const config = loadConfig();
-const log = pino({ level: config.logLevel });
-const handle = await openDatabase(config);
-await migrateToLatest(handle.db);
-const boot = await bootstrapPlatform(handle.db, config);
-if (boot.created !== undefined) {
-  // Printed once, on the first start: the secret is not stored and cannot be shown again.
-  process.stdout.write(
-    `\nSandbox platform created. Its API token (MANAGE, TRANSACT, VIEW), shown only this once:\n` +
-      `  clientId:     ${boot.created.clientId}\n  clientSecret: ${boot.created.clientSecret}\n\n`,
-  );
+/** A refusal to start: its message is for the person starting the server, not a stack trace. */
+function refuse(message: string): never {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
 }
 
-const app = createApp({ db: handle.db, log, validateResponses: config.validateResponses });
-const server = app.listen(config.port, config.host, () => {
+const expected = (err: unknown) => err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof WrongKeyError || err instanceof BootstrapError;
+
+try {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  const { handle, runtime, keySource, setWake } = await boot(config, log);
+
+  // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
+  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, testControls: config.testControls }));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await handle.close();
+    refuse(
+      err.code === 'EADDRINUSE'
+        ? `Port ${config.port} on ${config.host} is already in use: stop what uses it, or start with another PORT.`
+        : `Cannot listen on ${config.host}:${config.port}: ${err.message}`,
+    );
+  });
+
+  const bootstrap = await unitOfWork(runtime, handle.db, (ctx) => bootstrapPlatform(ctx, config.bootstrapCredentials)).catch(async (err: unknown) => {
+    await handle.close();
+    throw err;
+  });
+  if (bootstrap.created !== undefined) {
+    // Printed once, on the first start: the secret is not stored and cannot be shown again.
+    process.stdout.write(
+      `\nSandbox platform created. Its API token (MANAGE, TRANSACT, VIEW), shown only this once:\n` +
+        `  clientId:     ${bootstrap.created.clientId}\n  clientSecret: ${bootstrap.created.clientSecret}\n\n`,
+    );
+  }
+
+  const runner = new JobRunner(runtime, handle.db, jobKinds);
+  setWake(() => runner.wake());
+  await unitOfWork(runtime, handle.db, (ctx) => scheduleRecurringJob(ctx, housekeepingJob, {}));
+  runner.start();
+
   const url = `http://${config.host}:${config.port}`;
-  log.info({ api: `${url}${BASE_PATH}`, docs: `${url}/docs`, database: handle.kind }, 'payments sandbox listening');
+  log.info({ api: `${url}${BASE_PATH}`, docs: `${url}/docs`, database: handle.kind, masterKey: keySource }, 'payments sandbox listening');
   process.stdout.write(`API ${url}${BASE_PATH}  docs ${url}/docs  database ${handle.kind}\n`);
-});
 
-const stopDelivery = startWebhookDelivery(handle.db, log);
-
-const shutdown = () => {
-  server.close(() => void stopDelivery().then(() => handle.close()).then(() => process.exit(0)));
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => void runner.stop().then(() => handle.close()).then(() => process.exit(0)));
+    // Idle keep-alive connections would hold close() open.
+    server.closeIdleConnections();
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (err) {
+  if (expected(err)) refuse((err as Error).message);
+  throw err;
+}

@@ -127,10 +127,10 @@ describe('uploadDocument', () => {
     expect(data?.totalCount).toBe(0);
   });
 
-  itServer('400: FILE_TOO_LARGE above 10 MiB', async () => {
+  itServer('413: FILE_TOO_LARGE above 10 MiB', async () => {
     const customerId = await newCustomer();
     const { response, error } = await upload({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' }, pdf(MAX + 1));
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(413);
     expect(error?.code).toBe('FILE_TOO_LARGE');
     const { data } = await api.GET('/documents', { params: { query: { documentHolder: customerId } } });
     expect(data?.totalCount).toBe(0);

@@ -31,14 +31,14 @@ describeServer('errors in the documented shape', () => {
     expect(res).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
   });
 
-  itServer('an unsupported content type is 400 UNSUPPORTED_MEDIA_TYPE', async () => {
+  itServer('an unsupported content type is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     const res = await call('POST', '/tokens', { headers: { 'content-type': 'text/plain' }, body: 'name=x' });
-    expect(res).toMatchObject({ status: 400, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(res).toMatchObject({ status: 415, body: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' } });
   });
 
-  itServer('a body over 1 MB is 400 PAYLOAD_TOO_LARGE', async () => {
+  itServer('a body over 1 MB is 413 PAYLOAD_TOO_LARGE', async () => {
     const res = await call('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000), permissions: ['VIEW'] }) });
-    expect(res).toMatchObject({ status: 400, body: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(res).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE' } });
   });
 
   itServer('an unknown query parameter is 400 INVALID_INPUT', async () => {

@@ -1,8 +1,15 @@
-// Layering rules of the server that the type checker cannot see: only repository files (and the
-// database layer) build queries, and handlers never import the database driver.
+// The server's layering, which the type checker cannot see (server-architecture in the README):
+//   shared/  pure pieces; imports nothing else of the server
+//   db/ and repositories  never import http/ (nor services or handlers)
+//   http/    never imports a repository: it goes through services
+//   handlers HTTP only: only the operation map imports them, and they never touch a repository
+//   only repositories and db/ use kysely at run time, only db/ uses pg or PGlite
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handlers } from '../../server/operations.ts';
+import { joinAreas, notImplemented } from '../../server/http/handler-types.ts';
+import { operations } from '../support/spec.ts';
 
 const server = resolve(import.meta.dirname, '..', '..', 'server');
 const files = (dir: string): string[] =>
@@ -11,32 +18,97 @@ const files = (dir: string): string[] =>
     return statSync(path).isDirectory() ? files(path) : name.endsWith('.ts') ? [path] : [];
   });
 
-/** Value imports (not `import type`) of a module. */
-const importsValueFrom = (source: string, module: string) =>
-  new RegExp(`^import\\s+(?!type\\s)[^;]*from\\s+'${module}(/[^']*)?';`, 'm').test(source);
+interface SourceFile {
+  path: string;
+  source: string;
+  /** Server files it imports (type-only imports included), relative to server/. */
+  imports: string[];
+}
+
+const all: SourceFile[] = files(server).map((full) => {
+  const source = readFileSync(full, 'utf8');
+  const imports = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm)]
+    .map((m) => relative(server, resolve(dirname(full), m[1] as string)))
+    .filter((p) => !p.startsWith('..'));
+  return { path: relative(server, full), source, imports };
+});
+
+/** Value imports (not `import type`) of a package. */
+const importsValueFrom = (source: string, pkg: string) => new RegExp(`^import\\s+(?!type\\s)[^;]*from\\s+'${pkg}(/[^']*)?';`, 'm').test(source);
+
+const offending = (from: (f: SourceFile) => boolean, to: (imported: string) => boolean) =>
+  all.filter(from).flatMap((f) => f.imports.filter(to).map((imported) => `${f.path} → ${imported}`));
+
+const isRepository = (p: string) => p.endsWith('.repository.ts');
+const isHandlers = (p: string) => p.endsWith('.handlers.ts');
 
 describe('server layering', () => {
-  const all = files(server).map((path) => ({ path: relative(server, path), source: readFileSync(path, 'utf8') }));
+  it('reads the files it checks', () => {
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.find((f) => f.path === 'http/dispatcher.ts')?.imports).toContain('idempotency/idempotency.service.ts');
+  });
+
+  it('shared/ imports nothing of the server outside shared/', () => {
+    expect(offending((f) => f.path.startsWith('shared/'), (i) => !i.startsWith('shared/'))).toEqual([]);
+  });
+
+  it('db/ and repositories never import http/, services or handlers', () => {
+    const lower = (f: SourceFile) => f.path.startsWith('db/') || isRepository(f.path);
+    expect(offending(lower, (i) => i.startsWith('http/') || i.endsWith('.service.ts') || isHandlers(i))).toEqual([]);
+  });
+
+  it('http/ never imports a repository', () => {
+    expect(offending((f) => f.path.startsWith('http/'), isRepository)).toEqual([]);
+  });
+
+  it('only the operation map imports handlers, and handlers never import a repository', () => {
+    expect(offending((f) => f.path !== 'operations.ts', isHandlers)).toEqual([]);
+    expect(offending((f) => isHandlers(f.path), isRepository)).toEqual([]);
+  });
 
   it('only repository files and the database layer use kysely at run time', () => {
-    const offenders = all
-      .filter((f) => importsValueFrom(f.source, 'kysely'))
-      .filter((f) => !f.path.endsWith('.repository.ts') && !f.path.startsWith('db/'))
-      .map((f) => f.path);
-    expect(offenders).toEqual([]);
+    const offenders = all.filter((f) => importsValueFrom(f.source, 'kysely')).filter((f) => !isRepository(f.path) && !f.path.startsWith('db/'));
+    expect(offenders.map((f) => f.path)).toEqual([]);
   });
 
   it('nothing outside the database layer imports pg or PGlite', () => {
-    const offenders = all
-      .filter((f) => importsValueFrom(f.source, 'pg') || importsValueFrom(f.source, '@electric-sql/pglite'))
-      .filter((f) => !f.path.startsWith('db/'))
-      .map((f) => f.path);
-    expect(offenders).toEqual([]);
+    const offenders = all.filter((f) => importsValueFrom(f.source, 'pg') || importsValueFrom(f.source, '@electric-sql/pglite')).filter((f) => !f.path.startsWith('db/'));
+    expect(offenders.map((f) => f.path)).toEqual([]);
+  });
+
+  it('time comes from the clock: no `new Date()` or `Date.now()` outside shared/clock.ts', () => {
+    const offenders = all.filter((f) => f.path !== 'shared/clock.ts' && /new Date\(\)|Date\.now\(\)/.test(f.source.replace(/\/\/.*$/gm, '')));
+    expect(offenders.map((f) => f.path)).toEqual([]);
+  });
+
+  it('every area folder reads the same way: handlers, service, mapper, repository', () => {
+    const areas = [...new Set(all.filter((f) => isHandlers(f.path)).map((f) => dirname(f.path)))];
+    expect(areas.length).toBeGreaterThan(8);
+    for (const area of areas) {
+      const name = area.split('/').at(-1);
+      const present = new Set(all.filter((f) => dirname(f.path) === area).map((f) => f.path));
+      const missing = ['service', 'repository', 'mapper'].filter((role) => !present.has(`${area}/${name}.${role}.ts`));
+      // A thin area (one operation over another area's data) may have no table or mapping of its own.
+      if (area !== 'sandbox' && area !== 'webhooks') expect(missing, area).toEqual([]);
+    }
   });
 
   it('handlers take their types from the generated spec types', () => {
-    const handlers = all.filter((f) => f.path.endsWith('.handlers.ts'));
-    expect(handlers.length).toBeGreaterThan(3);
-    for (const f of handlers) expect(f.source, f.path).toMatch(/AreaHandlers</);
+    const areaHandlers = all.filter((f) => isHandlers(f.path));
+    for (const f of areaHandlers) expect(f.source, f.path).toMatch(/AreaHandlers</);
+  });
+});
+
+describe('the operation map', () => {
+  it('has exactly the operations of the contract', () => {
+    expect(Object.keys(handlers).sort()).toEqual(operations.map((o) => o.operation.operationId).sort());
+    expect(Object.values(handlers).filter((h) => h !== notImplemented).length).toBeGreaterThanOrEqual(36);
+  });
+
+  it('refuses two areas claiming one operation', () => {
+    const a = { getToken: notImplemented };
+    const b = { getToken: notImplemented, listTokens: notImplemented };
+    expect(() => joinAreas(a, b)).toThrow('operation getToken is claimed by two areas');
+    expect(Object.keys(joinAreas({ getToken: notImplemented }, { listTokens: notImplemented }))).toEqual(['getToken', 'listTokens']);
   });
 });

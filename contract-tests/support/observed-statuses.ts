@@ -2,8 +2,8 @@
 // report which documented statuses of the implemented operations no test ever produced.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { handlers } from '../../server/handlers.ts';
-import { notImplemented } from '../../server/http/operations.ts';
+import { handlers } from '../../server/operations.ts';
+import { notImplemented } from '../../server/http/handler-types.ts';
 import { operations } from './spec.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');

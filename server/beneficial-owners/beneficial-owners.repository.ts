@@ -2,13 +2,11 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { BeneficialOwnerTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type BeneficialOwnerRow = Selectable<BeneficialOwnerTable>;
-export type NewBeneficialOwnerRow = Omit<Insertable<BeneficialOwnerTable>, 'personal_info'> & { personal_info: Record<string, unknown> };
-export type BeneficialOwnerChanges = Partial<Pick<BeneficialOwnerRow, 'roles' | 'ownership_percentage' | 'identifier' | 'kyc_status'>> & {
-  personal_info?: Record<string, unknown>;
-};
+export type NewBeneficialOwnerRow = Omit<Insertable<BeneficialOwnerTable>, 'personal_info'> & { personal_info: BeneficialOwnerRow['personal_info'] };
+export type BeneficialOwnerChanges = Partial<Pick<BeneficialOwnerRow, 'roles' | 'ownership_percentage' | 'identifier' | 'kyc_status' | 'personal_info'>>;
 
 export async function insertBeneficialOwner(db: Db, row: NewBeneficialOwnerRow): Promise<BeneficialOwnerRow> {
   return db
@@ -22,18 +20,28 @@ export async function findBeneficialOwner(db: Db, platformId: string, id: string
   return db.selectFrom('beneficial_owners').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function updateBeneficialOwner(db: Db, id: string, changes: BeneficialOwnerChanges, at: Date): Promise<BeneficialOwnerRow> {
+/** Applies the changes; a KYC status change only from `kycFrom`, so a concurrent change is noticed. */
+export async function updateBeneficialOwner(db: Db, id: string, changes: BeneficialOwnerChanges, kycFrom: BeneficialOwnerRow['kyc_status'], at: Date): Promise<BeneficialOwnerRow | undefined> {
   const { personal_info, ...rest } = changes;
   return db
     .updateTable('beneficial_owners')
     .set({ ...rest, ...(personal_info === undefined ? {} : { personal_info: JSON.stringify(personal_info) }), updated_at: at })
     .where('id', '=', id)
+    .where('kyc_status', '=', kycFrom)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
-export async function listBeneficialOwners(db: Db, platformId: string, filters: { customerId?: string }, page: PageRequest) {
+export async function listBeneficialOwners(db: Db, platformId: string, filters: { customerId?: string }, page: PageRequest): Promise<PageRows<BeneficialOwnerRow>> {
   let q = db.selectFrom('beneficial_owners').where('platform_id', '=', platformId);
   if (filters.customerId !== undefined) q = q.where('customer_id', '=', filters.customerId);
-  return paginate<'beneficial_owners', BeneficialOwnerRow>(q, 'beneficial_owners', page);
+  return paginate(q, 'beneficial_owners', page, (s) => s.selectAll());
+}
+
+export async function listIdentifiers(db: Db): Promise<Pick<BeneficialOwnerRow, 'id' | 'identifier'>[]> {
+  return db.selectFrom('beneficial_owners').select(['id', 'identifier']).execute();
+}
+
+export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('beneficial_owners').set({ identifier: sealed }).where('id', '=', id).execute();
 }

@@ -1,23 +1,24 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { violatedUniqueConstraint } from '../db/errors.ts';
 import { paginate } from '../db/paginate.ts';
-import type { CustomerTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
+import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type CustomerRow = Selectable<CustomerTable>;
-export type NewCustomerRow = Omit<Insertable<CustomerTable>, 'is_deleted' | 'profile'> & { profile: Record<string, unknown> };
+export type NewCustomerRow = Omit<Insertable<CustomerTable>, 'is_deleted' | 'profile'> & { profile: IndividualProfile | BusinessProfile };
 export type CustomerChanges = Partial<Pick<CustomerRow, 'currencies' | 'email' | 'phone_number' | 'uma_address' | 'identifier'>> & {
-  profile?: Record<string, unknown>;
+  profile?: IndividualProfile | BusinessProfile;
 };
 
 export interface CustomerFilters {
   platformCustomerId?: string;
-  customerType?: string;
+  customerType?: CustomerRow['customer_type'];
   region?: string;
   currency?: string;
   umaAddress?: string;
-  kycStatus?: string;
-  kybStatus?: string;
+  kycStatus?: NonNullable<CustomerRow['kyc_status']>;
+  kybStatus?: NonNullable<CustomerRow['kyb_status']>;
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;
@@ -28,16 +29,9 @@ export interface CustomerFilters {
 /** The unique constraints whose violation is a 409 rather than a bug. */
 export type CustomerUniqueConstraint = 'customers_platform_customer_id' | 'customers_uma_address';
 
-/** Names the customers unique constraint an insert or update violated, if that is why it failed. */
 export function violatedCustomerConstraint(err: unknown): CustomerUniqueConstraint | undefined {
-  const e = err as { code?: unknown; constraint?: unknown } | null;
-  if (e?.code !== '23505') return undefined;
-  return e.constraint === 'customers_platform_customer_id' || e.constraint === 'customers_uma_address' ? e.constraint : undefined;
-}
-
-export async function findPlatformUmaDomain(db: Db, platformId: string): Promise<string> {
-  const row = await db.selectFrom('platforms').select('uma_domain').where('id', '=', platformId).executeTakeFirstOrThrow();
-  return row.uma_domain;
+  const constraint = violatedUniqueConstraint(err);
+  return constraint === 'customers_platform_customer_id' || constraint === 'customers_uma_address' ? constraint : undefined;
 }
 
 export async function insertCustomer(db: Db, row: NewCustomerRow): Promise<CustomerRow> {
@@ -63,19 +57,27 @@ export async function updateCustomer(db: Db, id: string, changes: CustomerChange
     .executeTakeFirstOrThrow();
 }
 
-export async function setVerificationStatus(db: Db, id: string, column: 'kyc_status' | 'kyb_status', status: string, at: Date): Promise<CustomerRow> {
-  return db.updateTable('customers').set({ [column]: status, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Moves a KYC or KYB status, only from the status the caller saw; undefined when it had changed meanwhile. */
+export async function moveVerificationStatus(
+  db: Db,
+  id: string,
+  column: 'kyc_status' | 'kyb_status',
+  from: NonNullable<CustomerRow['kyc_status']>,
+  to: NonNullable<CustomerRow['kyc_status']>,
+  at: Date,
+): Promise<CustomerRow | undefined> {
+  return db.updateTable('customers').set({ [column]: to, updated_at: at }).where('id', '=', id).where(column, '=', from).returningAll().executeTakeFirst();
 }
 
 export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<CustomerRow> {
   return db.updateTable('customers').set({ is_deleted: true, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest) {
+export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest): Promise<PageRows<CustomerRow>> {
   let q = db.selectFrom('customers').where('platform_id', '=', platformId);
   if (f.isIncludingDeleted !== true) q = q.where('is_deleted', '=', false);
   if (f.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', f.platformCustomerId);
-  if (f.customerType !== undefined) q = q.where('customer_type', '=', f.customerType as CustomerRow['customer_type']);
+  if (f.customerType !== undefined) q = q.where('customer_type', '=', f.customerType);
   if (f.region !== undefined) q = q.where('region', '=', f.region);
   if (f.currency !== undefined) q = q.where((eb) => eb(eb.val(f.currency), '=', eb.fn.any('currencies')));
   if (f.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', f.umaAddress?.toLowerCase()));
@@ -85,5 +87,13 @@ export async function listCustomers(db: Db, platformId: string, f: CustomerFilte
   if (f.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(f.createdBefore));
   if (f.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(f.updatedAfter));
   if (f.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(f.updatedBefore));
-  return paginate<'customers', CustomerRow>(q, 'customers', page);
+  return paginate(q, 'customers', page, (s) => s.selectAll());
+}
+
+export async function listSealableIdentifiers(db: Db): Promise<Pick<CustomerRow, 'id' | 'identifier'>[]> {
+  return db.selectFrom('customers').select(['id', 'identifier']).where('identifier', 'is not', null).execute();
+}
+
+export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('customers').set({ identifier: sealed }).where('id', '=', id).execute();
 }

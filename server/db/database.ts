@@ -4,8 +4,11 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
+import { acquireDataDirLock } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -34,15 +37,32 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }): Promise<DatabaseHandle> {
+/**
+ * A connection PostgreSQL drops (a restart, `pg_terminate_backend`, a network cut) makes the pool
+ * emit 'error'; unhandled, that would end the process. The pool discards the broken connection
+ * and opens another for the next query, so logging is all there is to do.
+ */
+function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
+  pool.on('error', (err) => log.warn({ err: err.message }, 'database connection lost; the pool replaces it'));
+  return pool;
+}
+
+export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }, log: Logger): Promise<DatabaseHandle> {
   if (options.databaseUrl !== undefined) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 });
+    const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  if (!options.pgliteDataDir.startsWith('memory://')) mkdirSync(options.pgliteDataDir, { recursive: true });
+  const inMemory = options.pgliteDataDir.startsWith('memory://');
+  let release = () => {};
+  if (!inMemory) {
+    mkdirSync(dirname(options.pgliteDataDir), { recursive: true });
+    // PGlite is one process's database: a second server on the same folder would corrupt it.
+    release = acquireDataDirLock(options.pgliteDataDir);
+    mkdirSync(options.pgliteDataDir, { recursive: true });
+  }
   const pglite = await PGlite.create(options.pgliteDataDir);
-  const pool = new pg.Pool({ ...createPgConfig(pglite), types });
+  const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -50,6 +70,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
     close: async () => {
       await db.destroy();
       await pglite.close();
+      release();
     },
   };
 }

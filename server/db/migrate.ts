@@ -1,5 +1,6 @@
 // Runs pending migrations: on server start, and on its own with `npm run db:migrate`.
 import type { Kysely } from 'kysely';
+import { pino } from 'pino';
 import { Migrator } from 'kysely/migration';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from './database.ts';
@@ -15,7 +16,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
 
 if (import.meta.main) {
   const config = loadConfig();
-  const handle = await openDatabase(config);
+  const handle = await openDatabase(config, pino({ level: 'warn' }));
   try {
     const applied = await migrateToLatest(handle.db);
     console.log(applied.length === 0 ? 'database is up to date' : applied.join('\n'));

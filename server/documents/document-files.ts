@@ -1,8 +1,7 @@
 // What an uploaded file must be: one file in the `file` part, 1 byte to 10 MiB, and really a PDF,
 // JPEG or PNG. The type is read from the file's first bytes; the declared part type must agree
 // with it (or be the generic application/octet-stream).
-import { badRequest, invalidField } from '../http/errors.ts';
-import type { UploadedFile } from '../http/operations.ts';
+import { ApiError, badRequest, invalidField } from '../shared/errors.ts';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -11,6 +10,15 @@ const SIGNATURES: Record<string, number[]> = {
   'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
   'image/jpeg': [0xff, 0xd8, 0xff],
 };
+
+/** A file part as the multipart parser hands it over. */
+export interface UploadedFile {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
 
 export interface CheckedFile {
   fileName: string;
@@ -27,7 +35,7 @@ export function checkedFile(files: UploadedFile[]): CheckedFile {
   if (stray !== undefined) throw invalidField(`/${stray.fieldname}`, 'Only the file part may carry a file.');
   const file = files[0];
   if (file === undefined) throw invalidField('/file', 'The file part must be a file.', 'type');
-  if (file.size > MAX_FILE_BYTES) throw badRequest('FILE_TOO_LARGE', `The file is larger than ${MAX_FILE_BYTES} bytes (10 MiB).`);
+  if (file.size > MAX_FILE_BYTES) throw new ApiError(413, 'FILE_TOO_LARGE', `The file is larger than ${MAX_FILE_BYTES} bytes (10 MiB).`);
   if (file.size === 0) throw invalidField('/file', 'The file is empty.', 'minLength');
   const contentType = sniff(file.buffer);
   const declared = file.mimetype.toLowerCase();

@@ -1,8 +1,8 @@
-import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
-import type { Database, DocumentTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
+import type { DocumentTable } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 /** A document without its file: what every read returns (files are written, never read back). */
 export type DocumentRow = Omit<Selectable<DocumentTable>, 'content'>;
@@ -38,9 +38,9 @@ export async function markCustomerDocumentsSubmitted(db: Db, customerId: string)
   await db.updateTable('documents').set({ submitted: true }).where('customer_id', '=', customerId).where('submitted', '=', false).execute();
 }
 
-export async function listDocuments(db: Db, platformId: string, filters: { documentHolder?: string }, page: PageRequest): Promise<{ rows: DocumentRow[]; total: number }> {
-  // paginate() selects every column of its table: a subquery under the table's name leaves the files out.
-  let q = db.selectFrom(db.selectFrom('documents').select(COLUMNS).as('documents')).where('documents.platform_id', '=', platformId);
-  if (filters.documentHolder !== undefined) q = q.where('documents.document_holder', '=', filters.documentHolder);
-  return paginate<'documents', Selectable<DocumentTable>>(q as unknown as SelectQueryBuilder<Database, 'documents', object>, 'documents', page);
+export async function listDocuments(db: Db, platformId: string, filters: { documentHolder?: string }, page: PageRequest): Promise<PageRows<DocumentRow>> {
+  let q = db.selectFrom('documents').where('platform_id', '=', platformId);
+  if (filters.documentHolder !== undefined) q = q.where('document_holder', '=', filters.documentHolder);
+  // Every column but the file: lists never carry file contents.
+  return paginate(q, 'documents', page, (s) => s.select(COLUMNS));
 }

@@ -1,7 +1,7 @@
 // What the service reads from an external account's `accountInfo`: the currency its type
 // requires, its primary identifier (duplicates) and the sandbox outcome its last 3 digits select.
 import type { components } from '../../generated/openapi.js';
-import { isCrypto } from '../currencies.ts';
+import { isCrypto } from '../shared/currencies.ts';
 
 type AccountInfo = components['schemas']['ExternalAccountInfo'];
 type VerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];

@@ -1,22 +1,15 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { violatedUniqueConstraint } from '../db/errors.ts';
 import { paginate } from '../db/paginate.ts';
-import type { CustomerTable, ExternalAccountTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
+import type { ExternalAccountTable } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type ExternalAccountRow = Selectable<ExternalAccountTable>;
-type NewExternalAccount = Omit<ExternalAccountRow, 'account_info' | 'deleted_at'> & { account_info: object };
+type NewExternalAccount = Omit<ExternalAccountRow, 'deleted_at'>;
 
 /** Accounts of customers (`customer`) or of the platform itself (`platform`). */
 export type Owner = 'customer' | 'platform';
-
-/** The little of a customer (customers area's table) that external accounts need. */
-export async function findCustomerForAccounts(db: Db, platformId: string, customerId: string): Promise<Pick<Selectable<CustomerTable>, 'id' | 'is_deleted'> | undefined> {
-  return db.selectFrom('customers').select(['id', 'is_deleted']).where('platform_id', '=', platformId).where('id', '=', customerId).executeTakeFirst();
-}
-
-const isUniqueViolation = (err: unknown, constraint: string): boolean =>
-  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505' && (err as { constraint?: unknown }).constraint === constraint;
 
 export type InsertResult = { kind: 'inserted'; row: ExternalAccountRow } | { kind: 'duplicate' } | { kind: 'default-taken' };
 
@@ -34,8 +27,9 @@ export async function insertExternalAccount(db: Db, row: NewExternalAccount): Pr
       .executeTakeFirstOrThrow();
     return { kind: 'inserted', row: inserted };
   } catch (err) {
-    if (isUniqueViolation(err, 'external_accounts_unique_identifier')) return { kind: 'duplicate' };
-    if (isUniqueViolation(err, 'external_accounts_one_default')) return { kind: 'default-taken' };
+    const constraint = violatedUniqueConstraint(err);
+    if (constraint === 'external_accounts_unique_identifier') return { kind: 'duplicate' };
+    if (constraint === 'external_accounts_one_default') return { kind: 'default-taken' };
     throw err;
   }
 }
@@ -68,7 +62,7 @@ export interface ExternalAccountFilters {
 }
 
 /** Live (not deleted) accounts, newest first. */
-export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest) {
+export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
   let q = db
     .selectFrom('external_accounts')
     .where('platform_id', '=', platformId)
@@ -76,17 +70,17 @@ export async function listExternalAccounts(db: Db, platformId: string, owner: Ow
     .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
   if (filters.customerId !== undefined) q = q.where('customer_id', '=', filters.customerId);
   if (filters.currency !== undefined) q = q.where('currency', '=', filters.currency);
-  return paginate<'external_accounts', ExternalAccountRow>(q, 'external_accounts', page);
+  return paginate(q, 'external_accounts', page, (s) => s.selectAll());
 }
 
-/** Deletes (INACTIVE, no longer the default); returns false when the account was already deleted. */
-export async function deactivateExternalAccount(db: Db, platformId: string, id: string, at: Date): Promise<boolean> {
+/** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */
+export async function deactivateExternalAccount(db: Db, platformId: string, id: string, from: ExternalAccountRow['status'], at: Date): Promise<boolean> {
   const result = await db
     .updateTable('external_accounts')
     .set({ status: 'INACTIVE', default_uma_deposit_account: false, deleted_at: at, updated_at: at })
     .where('platform_id', '=', platformId)
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
+    .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

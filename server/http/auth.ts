@@ -1,54 +1,63 @@
-// Authentication (express-openapi-validator security handlers) and authorization (the token
-// permission each operation names in `x-permission`).
+// Authentication (express-openapi-validator's security stage calls these handlers) and
+// authorization (the token permission each operation names in `x-permission`).
 import type { Request } from 'express';
 import type { Kysely } from 'kysely';
+import type { Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { DUMMY_HASH, secretMatches } from '../tokens/secrets.ts';
-import { findLiveTokenByClientId } from '../tokens/tokens.repository.ts';
-import { forbidden } from './errors.ts';
-import type { Permission, Principal } from './operations.ts';
+import { collectingContext } from '../db/unit-of-work.ts';
+import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';
+import type { Permission, Principal } from '../shared/principal.ts';
+import { authenticateBasic } from '../tokens/tokens.service.ts';
 
 const principals = new WeakMap<Request, Principal>();
 export const principalOf = (req: Request): Principal | undefined => principals.get(req);
 
-/** What express-openapi-validator turns into a 401; the message becomes the error's `reason`. */
-const denied = (message: string) => Object.assign(new Error(message), { status: 401 });
+/**
+ * The validator turns a failed security handler into its own 401 (or a 500 for other statuses),
+ * losing our reason and headers (Retry-After); the error handler answers with this one instead.
+ */
+const authErrors = new WeakMap<Request, ApiError>();
+export const recordedAuthError = (req: Request): ApiError | undefined => authErrors.get(req);
 
+function deny(req: Request, error: ApiError): never {
+  authErrors.set(req, error);
+  throw Object.assign(new Error(error.extra?.reason ?? error.message), { status: error.status });
+}
+
+/** `Basic <base64(clientId:secret)>`; the scheme name is case-insensitive (RFC 7617). */
 function basicCredentials(header: string | undefined): { clientId: string; secret: string } | undefined {
-  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
+  const match = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
   if (match?.[1] === undefined) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon <= 0 ? undefined : { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export function securityHandlers(db: Kysely<Database>) {
+export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
   return {
     basicAuth: async (req: Request): Promise<boolean> => {
       const credentials = basicCredentials(req.headers.authorization);
-      if (credentials === undefined) throw denied('Missing Basic credentials');
-      const token = await findLiveTokenByClientId(db, credentials.clientId);
-      const matches = secretMatches(credentials.secret, token?.secret_hash ?? DUMMY_HASH);
-      if (token === undefined || !matches) throw denied('Invalid credentials');
-      principals.set(req, {
-        kind: 'token',
-        credentialId: token.id,
-        platformId: token.platform_id,
-        permissions: token.permissions as Permission[],
-      });
-      return true;
+      if (credentials === undefined) deny(req, unauthorized('Missing Basic credentials'));
+      try {
+        // Outside any transaction: a failed attempt is counted whatever happens to the request.
+        principals.set(req, await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret));
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError) deny(req, err);
+        // The database failing is not the caller's fault: a 500, not a 401.
+        runtime.log.error({ err }, 'authentication failed on our side');
+        deny(req, internalError());
+      }
     },
     // Agents and their access tokens arrive with the agents issue; until then no bearer token is valid.
-    bearerAuth: async (): Promise<boolean> => {
-      throw denied('Invalid or revoked access token');
-    },
+    bearerAuth: async (req: Request): Promise<boolean> => deny(req, unauthorized('Invalid or revoked access token', 'UNAUTHORIZED', 'Bearer')),
   };
 }
 
 export function authorize(principal: Principal | undefined, operation: { 'x-permission'?: string; operationId: string }): void {
-  const needed = operation['x-permission'];
+  const needed = operation['x-permission'] as Permission | undefined;
   if (principal?.kind !== 'token' || needed === undefined) return;
-  if (!principal.permissions.includes(needed as Permission)) {
+  if (!principal.permissions.includes(needed)) {
     throw forbidden('FORBIDDEN', `This API token does not have the ${needed} permission, which ${operation.operationId} needs.`);
   }
 }

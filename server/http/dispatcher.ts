@@ -1,93 +1,155 @@
-// Runs the handler of the operation express-openapi-validator matched: checks the permission,
-// applies Idempotency-Key, wraps writes in one database transaction and sends the typed result.
+// Runs the operation express-openapi-validator matched, in explicit stages:
+//   1. authenticate  (the validator's security stage calls auth.ts; the principal is set here)
+//   2. authorize     (the token permission in `x-permission`; before 501, so a stub still says 403)
+//   3. read input    (decoded path ids, typed query, body; NULs, lone surrogates, non-finite numbers refused)
+//   4. idempotency   (Idempotency-Key: the key is claimed and the response stored in the work's own transaction)
+//   5. transaction   (one per write; reads run without; handlers that wait on the network run without)
+//   6. check result  (against the contract, before commit: a 500 never leaves a committed write)
+//   7. after commit  (tasks the services handed over: waking the job runner, never inside the transaction)
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
+import type { RequestContext, Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { collectingContext, runTasks } from '../db/unit-of-work.ts';
+import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
+import { ApiError, internalError, invalidField } from '../shared/errors.ts';
+import type { Principal } from '../shared/principal.ts';
 import { authorize, principalOf } from './auth.ts';
-import { ApiError, toApiError } from './errors.ts';
-import { claim, complete, release, requestHash } from './idempotency.ts';
-import { afterHandler } from './test-hooks.ts';
-import { notImplemented, type HandlerContext, type OperationHandlers, type OperationId, type UploadedFile } from './operations.ts';
+import type { OperationInfo } from './contract-index.ts';
+import { toApiError } from './error-handler.ts';
+import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
+import { assertSafe, rawQuery, typedQuery } from './request-input.ts';
+import type { ResponseValidator } from './response-validator.ts';
+import { afterHandlerHooks } from './test-control.ts';
 
 interface MatchedOperation {
   operationId: OperationId;
   'x-permission'?: string;
-  parameters?: { name?: string; in?: string; $ref?: string }[];
 }
 
 interface OpenApiRequest extends Request {
-  openapi?: { schema: MatchedOperation; pathParams: Record<string, string>; openApiRoute: string };
+  openapi?: { schema: MatchedOperation; pathParams: Record<string, string> };
 }
 
-type Result = { status: number; body: unknown; headers?: Record<string, string> };
+type Result = StoredResponse;
+type Task = () => void | Promise<void>;
 
-// The validator leaves shared parameters as $refs, so both forms are recognised.
-const takesIdempotencyKey = (op: MatchedOperation) =>
-  (op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey' || (p.in === 'header' && p.name === 'Idempotency-Key'));
+export interface DispatcherOptions {
+  runtime: Runtime;
+  db: Kysely<Database>;
+  handlers: OperationHandlers;
+  operations: Map<string, OperationInfo>;
+  /** Checks every result against the contract before commit (development and tests). */
+  responseValidator: ResponseValidator | undefined;
+  testControls: boolean;
+}
 
-function send(res: Response, result: Result, replayed = false): void {
-  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+interface HandlerInput {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+  files: UploadedFile[];
+}
+
+function readInput(req: OpenApiRequest, info: OperationInfo): HandlerInput {
+  const path = req.openapi?.pathParams ?? {};
+  const files = (req.files as UploadedFile[] | undefined) ?? [];
+  for (const [name, value] of Object.entries(path)) assertSafe(value, `path.${name}`);
+  const query = rawQuery(req.originalUrl);
+  for (const [name, value] of Object.entries(query)) assertSafe(value, `query.${name}`);
+  assertSafe(req.body, '/');
+  files.forEach((f) => assertSafe(f.originalname, `/${f.fieldname}`));
+  if (info.bodyRequired && req.body === undefined) throw invalidField('/', 'This operation needs a request body.', 'required');
+  return { path, query: typedQuery(query, info.parameters), headers: req.headers as Record<string, string | undefined>, body: req.body, files };
+}
+
+function send(res: Response, result: Result, serialized: string | undefined, replayed = false): void {
+  for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   res.status(result.status);
-  if (result.body === undefined || result.status === 204) res.end();
-  else res.json(result.body);
+  if (serialized === undefined) res.end();
+  else res.type('application/json').send(serialized);
 }
 
-export function dispatcher(db: Kysely<Database>, handlers: OperationHandlers, log: Logger): RequestHandler {
+const serialize = (result: Result): string | undefined => (result.body === undefined || result.status === 204 ? undefined : JSON.stringify(result.body));
+
+export function dispatcher({ runtime, db, handlers, operations, responseValidator, testControls }: DispatcherOptions): RequestHandler {
+  /** Runs the handler with `conn` and checks its result: what stages 5 and 6 do inside the transaction. */
+  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
+    const ctx: RequestContext = { ...collectingContext(runtime, conn).ctx, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
+    const handler = handlers[op.operationId] as (req: HandlerInput, ctx: RequestContext) => Promise<Partial<Result> & { status: number }>;
+    const returned = await handler(input, ctx);
+    await afterHandlerHooks(testControls, input.headers);
+    const result: Result = { status: returned.status, headers: returned.headers ?? {}, body: returned.body };
+    const problems = responseValidator?.check(info, result.status, result.body) ?? [];
+    if (problems.length > 0) {
+      runtime.log.error({ operationId: op.operationId, status: result.status, problems }, 'response does not match the contract; rolled back');
+      throw internalError();
+    }
+    return { result, serialized: serialize(result) };
+  };
+
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
     const op = req.openapi?.schema;
     if (op === undefined) return next();
-    const handler = handlers[op.operationId];
-    const principal = principalOf(req);
     try {
-      // Permissions first, so an operation not built yet still answers 403 to a token without them.
+      const principal = principalOf(req);
       authorize(principal, op);
+      const handler = handlers[op.operationId];
       if (handler === notImplemented) {
-        // Sent raw: 501 is not a documented response of the operation, so it bypasses response validation.
+        // Sent raw: 501 is not a documented response of the operation.
         const error = new ApiError(501, 'NOT_IMPLEMENTED', `${op.operationId} is part of the contract but not implemented by this server yet.`);
         res.status(501).type('application/json').send(JSON.stringify(error.body()));
         return;
       }
-      const request = {
-        path: req.openapi?.pathParams ?? {},
-        query: req.query,
-        headers: req.headers as Record<string, string | undefined>,
-        body: req.body,
-        files: (req.files as UploadedFile[] | undefined) ?? [],
-      };
-      const run = async (conn: HandlerContext['db']) => {
-        const result = await (handler as (r: typeof request, c: HandlerContext) => Promise<Result>)(request, { db: conn, principal: principal as HandlerContext['principal'], log });
-        await afterHandler(request.headers);
-        return result;
-      };
+      const info = operations.get(op.operationId);
+      if (info === undefined || principal === undefined) throw new Error(`${op.operationId}: no contract entry or no principal`);
+      const input = readInput(req, info);
+      const tasks: Task[] = [];
 
-      if (req.method === 'GET') return send(res, await run(db));
-
-      const key = req.headers['idempotency-key'];
-      if (typeof key !== 'string' || !takesIdempotencyKey(op) || principal === undefined) {
-        return send(res, await db.transaction().execute((trx) => run(trx)));
+      if (req.method === 'GET' || runsOutsideTransaction(handler)) {
+        const { result, serialized } = await execute(op, info, input, principal, db, tasks);
+        await runTasks(runtime, tasks);
+        return send(res, result, serialized);
       }
 
-      const scope = { credentialId: principal.credentialId, operationId: op.operationId, key };
-      const claimed = await claim(db, scope, requestHash(req.method, req.originalUrl, req.body));
-      if (claimed.kind === 'replay') return send(res, { status: claimed.status, body: claimed.body ?? undefined }, true);
+      const key = info.takesIdempotencyKey ? input.headers['idempotency-key'] : undefined;
+      if (key === undefined) {
+        const { result, serialized } = await db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
+        await runTasks(runtime, tasks);
+        return send(res, result, serialized);
+      }
+
+      const scope: KeyScope = { credentialId: principal.credentialId, operationId: op.operationId, key };
+      const fingerprint = requestFingerprint({ operationId: op.operationId, path: input.path, query: input.query, body: input.body });
+      const trx = await db.startTransaction().execute();
       try {
-        const result = await db.transaction().execute(async (trx) => {
-          const r = await run(trx);
-          await complete(trx, scope, r.status, r.body);
-          return r;
-        });
-        return send(res, result);
-      } catch (err) {
-        const { error } = toApiError(err);
-        // A 4xx outcome is part of the key's history; a 5xx is not, so the client can retry it.
-        if (error.status < 500) {
-          await complete(db, scope, error.status, error.body());
-        } else {
-          await release(db, scope);
+        const keyCtx = collectingContext(runtime, trx).ctx;
+        const stored = await claimKey(keyCtx, scope, fingerprint);
+        if (stored !== undefined) {
+          await trx.commit().execute();
+          return send(res, stored, serialize(stored), true);
         }
-        throw err;
+        const work = await trx.savepoint('work').execute();
+        try {
+          const { result, serialized } = await execute(op, info, input, principal, work, tasks);
+          await rememberResponse(keyCtx, scope, fingerprint, result);
+          await trx.commit().execute();
+          await runTasks(runtime, tasks);
+          return send(res, result, serialized);
+        } catch (err) {
+          const { error } = toApiError(err, req);
+          // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
+          if (error.status >= 500) throw err;
+          await work.rollbackToSavepoint('work').execute();
+          await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
+          await trx.commit().execute();
+          throw err;
+        }
+      } finally {
+        // Whatever went wrong first is what the caller hears about, not a failed rollback.
+        if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch((err: unknown) => runtime.log.warn({ err }, 'rollback failed'));
       }
     } catch (err) {
       next(err);

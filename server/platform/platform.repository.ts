@@ -12,6 +12,16 @@ export async function findPlatform(db: Db, id: string): Promise<PlatformRow | un
   return db.selectFrom('platforms').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Reads the platform with a row lock: concurrent configuration changes apply one after the other. */
+export async function findPlatformForUpdate(db: Db, id: string): Promise<PlatformRow | undefined> {
+  return db.selectFrom('platforms').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function findPlatformUmaDomain(db: Db, platformId: string): Promise<string> {
+  const row = await db.selectFrom('platforms').select('uma_domain').where('id', '=', platformId).executeTakeFirstOrThrow();
+  return row.uma_domain;
+}
+
 export async function insertPlatform(db: Db, row: PlatformRow): Promise<PlatformRow> {
   return db
     .insertInto('platforms')
@@ -30,4 +40,13 @@ export async function updatePlatform(db: Db, id: string, changes: PlatformChange
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Signing secrets stored before they were sealed (see platform.service sealLegacySecrets). */
+export async function listPlatformsWithSecret(db: Db): Promise<Pick<PlatformRow, 'id' | 'webhook_signing_secret'>[]> {
+  return db.selectFrom('platforms').select(['id', 'webhook_signing_secret']).where('webhook_signing_secret', 'is not', null).execute();
+}
+
+export async function setSigningSecret(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('platforms').set({ webhook_signing_secret: sealed }).where('id', '=', id).execute();
 }

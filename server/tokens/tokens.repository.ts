@@ -1,8 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
-import type { Selectable } from 'kysely';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
 
@@ -22,6 +22,11 @@ export async function findLiveTokenByClientId(db: Db, clientId: string): Promise
   return db.selectFrom('api_tokens').selectAll().where('client_id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** Deleted tokens too: a clientId is never reused. */
+export async function findTokenByClientId(db: Db, clientId: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('api_tokens').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
 export async function findToken(db: Db, platformId: string, id: string): Promise<TokenRow | undefined> {
   return db
     .selectFrom('api_tokens')
@@ -32,14 +37,14 @@ export async function findToken(db: Db, platformId: string, id: string): Promise
     .executeTakeFirst();
 }
 
-export async function listTokens(db: Db, platformId: string, filters: TokenFilters, page: PageRequest) {
+export async function listTokens(db: Db, platformId: string, filters: TokenFilters, page: PageRequest): Promise<PageRows<TokenRow>> {
   let q = db.selectFrom('api_tokens').where('platform_id', '=', platformId).where('deleted_at', 'is', null);
   if (filters.name !== undefined) q = q.where('name', '=', filters.name);
   if (filters.createdAfter !== undefined) q = q.where('created_at', '>=', new Date(filters.createdAfter));
   if (filters.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(filters.createdBefore));
   if (filters.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(filters.updatedAfter));
   if (filters.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(filters.updatedBefore));
-  return paginate<'api_tokens', TokenRow>(q, 'api_tokens', page);
+  return paginate(q, 'api_tokens', page, (s) => s.selectAll());
 }
 
 export async function softDeleteToken(db: Db, platformId: string, id: string, at: Date): Promise<boolean> {

@@ -2,13 +2,13 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { VerificationTable } from '../db/schema.ts';
-import type { PageRequest } from '../http/pagination.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type VerificationRow = Selectable<VerificationTable>;
 
 export interface VerificationFilters {
   customerId?: string;
-  verificationStatus?: string;
+  verificationStatus?: VerificationRow['verification_status'];
 }
 
 export async function insertVerification(db: Db, row: VerificationRow): Promise<VerificationRow> {
@@ -19,13 +19,21 @@ export async function insertVerification(db: Db, row: VerificationRow): Promise<
     .executeTakeFirstOrThrow();
 }
 
-export async function updateVerification(db: Db, id: string, changes: { verification_status: string; errors: unknown[] }, at: Date): Promise<VerificationRow> {
+/** Moves a verification on, only from the status the caller saw; undefined when it had changed meanwhile. */
+export async function moveVerification(
+  db: Db,
+  id: string,
+  from: VerificationRow['verification_status'],
+  changes: Pick<VerificationRow, 'verification_status' | 'errors'>,
+  at: Date,
+): Promise<VerificationRow | undefined> {
   return db
     .updateTable('verifications')
     .set({ verification_status: changes.verification_status, errors: JSON.stringify(changes.errors), updated_at: at })
     .where('id', '=', id)
+    .where('verification_status', '=', from)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
 export async function findLatestVerification(db: Db, customerId: string): Promise<VerificationRow | undefined> {
@@ -43,9 +51,9 @@ export async function findVerification(db: Db, platformId: string, id: string): 
   return db.selectFrom('verifications').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listVerifications(db: Db, platformId: string, f: VerificationFilters, page: PageRequest) {
+export async function listVerifications(db: Db, platformId: string, f: VerificationFilters, page: PageRequest): Promise<PageRows<VerificationRow>> {
   let q = db.selectFrom('verifications').where('platform_id', '=', platformId);
   if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
   if (f.verificationStatus !== undefined) q = q.where('verification_status', '=', f.verificationStatus);
-  return paginate<'verifications', VerificationRow>(q, 'verifications', page);
+  return paginate(q, 'verifications', page, (s) => s.selectAll());
 }

@@ -1,10 +1,12 @@
 // The ordered list of migrations. Listed in code (not read from disk) so that they run the same
-// under tsx, bundlers and tests.
+// under tsx, bundlers and tests. A migration that has run is never edited: changes get a new one.
 import type { Migration } from 'kysely/migration';
 import * as platformCore from './0001_platform_core.ts';
 import * as webhookOutbox from './0002_webhook_outbox.ts';
+import * as foundationV2 from './0003_foundation_v2.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
   '0002_webhook_outbox': webhookOutbox,
+  '0003_foundation_v2': foundationV2,
 };

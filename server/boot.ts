@@ -1,0 +1,47 @@
+// What every entry point does before it can serve or change anything: open the database, migrate
+// it, load the master key, check it is the database's key, and seal what earlier versions stored
+// in clear. Used by `npm start` and `npm run platform:create`.
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Runtime } from './context.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { unitOfWork } from './db/unit-of-work.ts';
+import { checkMasterKey } from './keys/keys.service.ts';
+import { loadMasterKey } from './keys/master-key.ts';
+import { ShiftableClock } from './shared/clock.ts';
+import { Keyring } from './shared/keyring.ts';
+import { sealValuesStoredInClear } from './startup.ts';
+
+export interface Booted {
+  handle: DatabaseHandle;
+  runtime: Runtime & { clock: ShiftableClock };
+  keySource: string;
+  /** Points `runtime.wakeJobs` at the job runner once there is one. */
+  setWake(wake: () => void): void;
+}
+
+export async function boot(config: Config, log: Logger): Promise<Booted> {
+  const handle = await openDatabase(config, log);
+  try {
+    await migrateToLatest(handle.db);
+    const master = loadMasterKey(config);
+    let wake = () => {};
+    const runtime: Booted['runtime'] = {
+      clock: new ShiftableClock(),
+      keys: new Keyring(master.key),
+      log,
+      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      wakeJobs: () => wake(),
+    };
+    await unitOfWork(runtime, handle.db, async (ctx) => {
+      await checkMasterKey(ctx, master.source);
+      const sealed = await sealValuesStoredInClear(ctx);
+      if (sealed > 0) log.info({ sealed }, 'values stored in clear by an earlier version are now sealed');
+    });
+    return { handle, runtime, keySource: master.source, setWake: (w) => (wake = w) };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}

@@ -1,0 +1,38 @@
+// What every service, handler and job receives. The runtime is one per process (clock, keys, log,
+// settings); the database handle is per unit of work: the request's or the job's transaction when
+// it writes. Work that must happen only once the transaction has committed (waking the job runner,
+// network I/O) is handed to `afterCommit`, never run inside the transaction.
+import type { Logger } from 'pino';
+import type { Db } from './db/database.ts';
+import type { Clock } from './shared/clock.ts';
+import type { Keyring } from './shared/keyring.ts';
+import type { Principal } from './shared/principal.ts';
+
+export interface Settings {
+  /** Whether webhooks may go to loopback and private addresses (the local sandbox: yes; production: no). */
+  allowPrivateWebhookTargets: boolean;
+}
+
+export interface Runtime {
+  clock: Clock;
+  keys: Keyring;
+  log: Logger;
+  settings: Settings;
+  /** Asks the job runner to look for due jobs now rather than at its next poll. */
+  wakeJobs(): void;
+}
+
+export interface ServiceContext extends Runtime {
+  db: Db;
+  afterCommit(task: () => void | Promise<void>): void;
+}
+
+/** A service call made for one platform: every read and write is scoped to it. */
+export interface PlatformContext extends ServiceContext {
+  platformId: string;
+}
+
+/** What a handler gets: the platform context of the authenticated caller. */
+export interface RequestContext extends PlatformContext {
+  principal: Principal;
+}

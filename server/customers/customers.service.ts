@@ -1,0 +1,181 @@
+// Customers: create (with one internal account per currency), list, get, update, soft delete;
+// and what other areas need of a customer (access checks, verification status changes).
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
+import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
+import { findPlatformUmaDomain } from '../platform/platform.repository.ts';
+import { compact } from '../shared/compact.ts';
+import { isKnownCurrency } from '../shared/currencies.ts';
+import { conflict, gone, invalidField, notFound } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { Keyring } from '../shared/keyring.ts';
+import { listPage, type Page } from '../shared/page.ts';
+import { assertTransition } from '../shared/state-machine.ts';
+import { INDIVIDUAL_FIELDS, toCustomer } from './customers.mapper.ts';
+import {
+  findCustomer,
+  findCustomerForUpdate,
+  insertCustomer,
+  listCustomers as listCustomerRows,
+  listSealableIdentifiers,
+  moveVerificationStatus,
+  setIdentifier,
+  softDeleteCustomer,
+  updateCustomer as updateCustomerRow,
+  violatedCustomerConstraint,
+  type CustomerChanges,
+  type CustomerFilters,
+  type CustomerRow,
+} from './customers.repository.ts';
+import { generateUmaAddress } from './uma-address.ts';
+
+type Schemas = components['schemas'];
+type Customer = Schemas['Customer'];
+type KycStatus = Schemas['KycStatus'];
+
+export async function requireCustomer(ctx: PlatformContext, customerId: string): Promise<CustomerRow> {
+  const row = await findCustomer(ctx.db, ctx.platformId, customerId);
+  if (row === undefined) throw notFound('CUSTOMER_NOT_FOUND', 'No such customer.');
+  return row;
+}
+
+/**
+ * The customer, locked for the rest of the transaction, when it may still be changed: a deleted
+ * one can be read but not changed, verified or given owners, documents or accounts (410).
+ */
+export async function requireLiveCustomer(ctx: PlatformContext, customerId: string): Promise<CustomerRow> {
+  const row = await findCustomerForUpdate(ctx.db, ctx.platformId, customerId);
+  if (row === undefined) throw notFound('CUSTOMER_NOT_FOUND', 'No such customer.');
+  if (row.is_deleted) throw gone('The customer has been deleted and can no longer be changed.');
+  return row;
+}
+
+/** The platform's own reference of a customer, shown on the customer's transactions. */
+export async function findPlatformCustomerId(ctx: PlatformContext, customerId: string): Promise<string | undefined> {
+  return (await findCustomer(ctx.db, ctx.platformId, customerId))?.platform_customer_id;
+}
+
+/**
+ * Moves the customer's KYC (individual) or KYB (business) status. Unchanged is no change; the
+ * update only applies from the status read, so a concurrent move is noticed, never overwritten.
+ */
+export async function setVerificationStatus(ctx: PlatformContext, customer: CustomerRow, to: KycStatus): Promise<CustomerRow | undefined> {
+  const business = customer.customer_type === 'BUSINESS';
+  const from = (business ? customer.kyb_status : customer.kyc_status) ?? 'UNVERIFIED';
+  if (from === to) return undefined;
+  assertTransition(business ? 'KybStatus' : 'KycStatus', from, to);
+  const moved = await moveVerificationStatus(ctx.db, customer.id, business ? 'kyb_status' : 'kyc_status', from, to, ctx.clock.now());
+  if (moved === undefined) throw conflict('CONFLICT', 'The customer changed meanwhile; retry.');
+  return moved;
+}
+
+/** The individual identity fields present in a request body. */
+const individualFields = (body: Partial<Record<(typeof INDIVIDUAL_FIELDS)[number], unknown>>): IndividualProfile =>
+  compact(Object.fromEntries(INDIVIDUAL_FIELDS.map((field) => [field, body[field]]))) as IndividualProfile;
+
+/** Currencies must be ones the service can hold: each gets an internal account. */
+function checkCurrencies(currencies: readonly string[]): void {
+  const index = currencies.findIndex((code) => !isKnownCurrency(code));
+  if (index >= 0) throw invalidField(`/currencies/${index}`, `${currencies[index]} is not a currency the service supports.`, 'enum');
+}
+
+/** Maps a violated unique constraint to its documented 409; anything else is rethrown as it is. */
+async function writeOrConflict<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    switch (violatedCustomerConstraint(err)) {
+      case 'customers_platform_customer_id':
+        throw conflict('PLATFORM_CUSTOMER_ID_EXISTS', 'Another customer of the platform already has this platformCustomerId.');
+      case 'customers_uma_address':
+        throw conflict('UMA_ADDRESS_EXISTS', 'This UMA address is already taken.');
+      default:
+        throw err;
+    }
+  }
+}
+
+export async function createCustomer(ctx: PlatformContext, body: Schemas['CustomerCreateRequest']): Promise<Customer> {
+  const currencies = [...new Set(body.currencies ?? ['USD'])];
+  checkCurrencies(currencies);
+  const id = newId('Customer');
+  const at = ctx.clock.now();
+  const business = body.customerType === 'BUSINESS';
+  const profile: IndividualProfile | BusinessProfile =
+    body.customerType === 'BUSINESS' ? compact({ address: body.address, businessInfo: body.businessInfo }) : individualFields(body);
+  const name = body.customerType === 'BUSINESS' ? (body.businessInfo.doingBusinessAs ?? body.businessInfo.legalName) : body.fullName;
+  const umaAddress = body.umaAddress ?? generateUmaAddress(name, await findPlatformUmaDomain(ctx.db, ctx.platformId));
+  const identifier = body.customerType === 'INDIVIDUAL' ? body.identifier : undefined;
+  const row = await writeOrConflict(() =>
+    insertCustomer(ctx.db, {
+      id,
+      platform_id: ctx.platformId,
+      platform_customer_id: body.platformCustomerId ?? randomUUID(),
+      customer_type: body.customerType,
+      region: body.region ?? null,
+      currencies,
+      email: body.email ?? null,
+      phone_number: body.phoneNumber ?? null,
+      uma_address: umaAddress,
+      kyc_status: business ? null : 'UNVERIFIED',
+      kyb_status: business ? 'UNVERIFIED' : null,
+      profile,
+      identifier: identifier === undefined ? null : ctx.keys.seal(identifier),
+      created_at: at,
+      updated_at: at,
+    }),
+  );
+  await openInternalAccounts(ctx, id, currencies);
+  return toCustomer(row);
+}
+
+export async function listCustomers(ctx: PlatformContext, query: CustomerFilters & { limit?: number; cursor?: string }): Promise<Page<Customer>> {
+  return listPage(ctx.keys, query, (filters, page) => listCustomerRows(ctx.db, ctx.platformId, filters, page), toCustomer);
+}
+
+export async function getCustomer(ctx: PlatformContext, customerId: string): Promise<Customer> {
+  return toCustomer(await requireCustomer(ctx, customerId));
+}
+
+export async function updateCustomer(ctx: PlatformContext, customerId: string, body: Schemas['CustomerUpdateRequest']): Promise<Customer> {
+  const row = await requireLiveCustomer(ctx, customerId);
+  if (body.customerType !== row.customer_type) {
+    throw invalidField('/customerType', `The customer is ${row.customer_type}; its type cannot be changed.`, 'const');
+  }
+  const changes: CustomerChanges = {};
+  let added: string[] = [];
+  if (body.currencies !== undefined) {
+    const dropped = row.currencies.filter((code) => !body.currencies?.includes(code));
+    if (dropped.length > 0) throw invalidField('/currencies', `The list must keep every currency the customer holds; missing: ${dropped.join(', ')}.`);
+    checkCurrencies(body.currencies);
+    added = body.currencies.filter((code) => !row.currencies.includes(code));
+    changes.currencies = body.currencies;
+  }
+  if (body.email !== undefined) changes.email = body.email;
+  if (body.phoneNumber !== undefined) changes.phone_number = body.phoneNumber;
+  if (body.umaAddress !== undefined) changes.uma_address = body.umaAddress;
+  if (body.customerType === 'BUSINESS') {
+    const current = row.profile as BusinessProfile;
+    changes.profile = compact({ address: body.address ?? current.address, businessInfo: { ...current.businessInfo, ...compact(body.businessInfo ?? {}) } });
+  } else {
+    changes.profile = { ...(row.profile as IndividualProfile), ...individualFields(body) };
+    if (body.identifier !== undefined) changes.identifier = ctx.keys.seal(body.identifier);
+  }
+  const updated = await writeOrConflict(() => updateCustomerRow(ctx.db, row.id, changes, ctx.clock.now()));
+  await openInternalAccounts(ctx, row.id, added);
+  return toCustomer(updated);
+}
+
+export async function deleteCustomer(ctx: PlatformContext, customerId: string): Promise<Customer> {
+  const row = await requireLiveCustomer(ctx, customerId);
+  return toCustomer(await softDeleteCustomer(ctx.db, row.id, ctx.clock.now()));
+}
+
+/** Identity numbers stored before the server sealed them are sealed once, at start. */
+export async function sealLegacyIdentifiers(ctx: ServiceContext): Promise<number> {
+  const legacy = (await listSealableIdentifiers(ctx.db)).filter((c) => c.identifier !== null && !Keyring.isSealed(c.identifier));
+  for (const c of legacy) await setIdentifier(ctx.db, c.id, ctx.keys.seal(c.identifier as string));
+  return legacy.length;
+}

@@ -1,0 +1,16 @@
+import type { components } from '../../generated/openapi.js';
+import { iso } from '../shared/clock.ts';
+import type { ExternalAccountRow } from './external-accounts.repository.ts';
+
+export const toExternalAccount = (row: ExternalAccountRow): components['schemas']['ExternalAccount'] => ({
+  id: row.id,
+  status: row.status,
+  currency: row.currency,
+  accountInfo: row.account_info,
+  ...(row.customer_id === null ? {} : { customerId: row.customer_id, defaultUmaDepositAccount: row.default_uma_deposit_account }),
+  ...(row.platform_account_id === null ? {} : { platformAccountId: row.platform_account_id }),
+  ...(row.beneficiary_verification_status === null ? {} : { beneficiaryVerificationStatus: row.beneficiary_verification_status }),
+  ...(row.beneficiary_verified_name === null ? {} : { beneficiaryVerifiedData: { fullName: row.beneficiary_verified_name } }),
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});

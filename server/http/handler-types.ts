@@ -1,0 +1,78 @@
+// Handler types derived from the generated operation types: a handler gets its operation's typed
+// path, query and body, and must return one of its documented success responses. Errors are thrown
+// as ApiError. The map in server/operations.ts must name every operationId of the spec.
+import type { operations } from '../../generated/openapi.js';
+import type { RequestContext } from '../context.ts';
+
+/** Webhook operations (`receive<Event>Webhook`) are sent by the service, not served: no handler. */
+type WebhookOperationId = Extract<keyof operations, `receive${string}Webhook`>;
+export type OperationId = Exclude<keyof operations, WebhookOperationId>;
+type Op<K extends OperationId> = operations[K];
+type Parameters<K extends OperationId> = Op<K> extends { parameters: infer P } ? P : never;
+
+type BodyOf<T> = T extends { content: { 'application/json': infer B } }
+  ? B
+  : T extends { content: { 'multipart/form-data': infer M } }
+    ? M
+    : undefined;
+
+export interface UploadedFile {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
+
+export interface OperationRequest<K extends OperationId> {
+  path: Parameters<K> extends { path: infer P } ? (P extends undefined ? Record<string, never> : NonNullable<P>) : Record<string, never>;
+  query: Parameters<K> extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
+  headers: Record<string, string | undefined>;
+  body: Op<K> extends { requestBody?: infer R } ? BodyOf<NonNullable<R>> : undefined;
+  files: UploadedFile[];
+}
+
+type Success = 200 | 201 | 202 | 204;
+type Responses<K extends OperationId> = Op<K>['responses'];
+export type OperationResult<K extends OperationId> = {
+  [S in keyof Responses<K> & Success]: { status: S; body: BodyOf<Responses<K>[S]>; headers?: Record<string, string> };
+}[keyof Responses<K> & Success];
+
+export type Handler<K extends OperationId> = (req: OperationRequest<K>, ctx: RequestContext) => Promise<OperationResult<K>>;
+
+const outsideTransaction = new WeakSet<object>();
+
+/**
+ * Marks a handler that must not run inside a database transaction because it waits on the
+ * network (the sandbox test webhook): it gets the plain database handle and reads only.
+ */
+export function withoutTransaction<K extends OperationId>(handler: Handler<K>): Handler<K> {
+  outsideTransaction.add(handler);
+  return handler;
+}
+
+export const runsOutsideTransaction = (handler: object): boolean => outsideTransaction.has(handler);
+
+/** Marks an operation that this server does not implement yet: it answers 501 NOT_IMPLEMENTED. */
+export const notImplemented = Symbol('notImplemented');
+export type NotImplemented = typeof notImplemented;
+
+export type OperationHandlers = { [K in OperationId]: Handler<K> | NotImplemented };
+export type AreaHandlers<K extends OperationId> = { [P in K]: Handler<P> | NotImplemented };
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/**
+ * Joins the areas' handler maps into one. Two areas claiming one operationId is a wiring mistake
+ * the type of a spread would silently resolve (the last one wins), so it fails at start-up.
+ */
+export function joinAreas<A extends object[]>(...areas: A): UnionToIntersection<A[number]> {
+  const joined: Record<string, unknown> = {};
+  for (const area of areas) {
+    for (const [operationId, handler] of Object.entries(area)) {
+      if (operationId in joined) throw new Error(`operation ${operationId} is claimed by two areas`);
+      joined[operationId] = handler;
+    }
+  }
+  return joined as UnionToIntersection<A[number]>;
+}

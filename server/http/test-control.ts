@@ -1,0 +1,34 @@
+// Controls for the test suite, mounted only when NODE_ENV=test (config.testControls): moving the
+// server's clock forward (a sandbox outcome due in six minutes is tested in seconds) and two fault
+// hooks on request headers (hold the handler's transaction open; fail after the handler ran).
+import express, { type Router } from 'express';
+import type { ShiftableClock } from '../shared/clock.ts';
+
+export const TEST_CONTROL_PATH = '/__test';
+
+export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void): Router {
+  const router = express.Router();
+  router.use(express.json());
+  router.get('/clock', (_req, res) => {
+    res.json({ now: clock.now().toISOString(), offsetMs: clock.offset });
+  });
+  router.post('/clock/advance', (req, res) => {
+    const ms = (req.body as { ms?: unknown } | undefined)?.ms;
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+      res.status(400).json({ error: 'give {"ms": <a whole number of milliseconds, at least 0>}' });
+      return;
+    }
+    clock.advance(ms);
+    wakeJobs();
+    res.json({ now: clock.now().toISOString(), offsetMs: clock.offset });
+  });
+  return router;
+}
+
+/** Runs inside the handler's transaction, after the handler: the fault hooks of the suite. */
+export async function afterHandlerHooks(enabled: boolean, headers: Record<string, string | undefined>): Promise<void> {
+  if (!enabled) return;
+  const delay = Number(headers['x-test-delay-ms'] ?? 0);
+  if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, 10_000)));
+  if (headers['x-test-fail-after-handler'] === 'true') throw new Error('injected failure after the handler ran');
+}

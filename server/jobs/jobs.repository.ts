@@ -1,0 +1,83 @@
+// The jobs table: a job is a row, written in the transaction of the change that causes it (so it
+// exists only if that change commits), leased by one process at a time with FOR UPDATE SKIP
+// LOCKED, and finished by a conditional update that only the lease holder can make.
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { JobTable } from '../db/schema.ts';
+
+export type JobRow = Selectable<JobTable>;
+
+export async function insertJob(db: Db, row: { id: string; kind: string; payload: object; runAt: Date; maxAttempts: number; at: Date }): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: row.id,
+      kind: row.kind,
+      payload: JSON.stringify(row.payload),
+      status: 'PENDING',
+      run_at: row.runAt,
+      max_attempts: row.maxAttempts,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: row.at,
+      updated_at: row.at,
+    })
+    // Recurring jobs have a fixed id: scheduling one that exists already is a no-op.
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** Leases up to `limit` due jobs for `worker` until `leaseUntil`; an expired lease counts as free. */
+export async function leaseDueJobs(db: Db, at: Date, worker: string, leaseUntil: Date, limit: number): Promise<JobRow[]> {
+  const due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('status', '=', 'PENDING')
+    .where('run_at', '<=', at)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
+    .orderBy('run_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return db
+    .updateTable('jobs')
+    .set({ locked_by: worker, locked_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: at })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+type Lease = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
+
+const held = (db: Db, lease: Lease) =>
+  db
+    .updateTable('jobs')
+    .where('id', '=', lease.id)
+    .where('status', '=', 'PENDING')
+    .where('locked_by', '=', lease.locked_by)
+    .where('attempts', '=', lease.attempts);
+
+/** Marks the job done, if this lease still holds it; false when another process took it over. */
+export async function completeJob(db: Db, lease: Lease, at: Date): Promise<boolean> {
+  const result = await held(db, lease).set({ status: 'DONE', locked_by: null, locked_until: null, last_error: null, updated_at: at }).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A recurring job's next run: it stays PENDING, attempts start again. */
+export async function rescheduleJob(db: Db, lease: Lease, runAt: Date, at: Date): Promise<boolean> {
+  const result = await held(db, lease).set({ run_at: runAt, attempts: 0, locked_by: null, locked_until: null, last_error: null, updated_at: at }).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function retryJobLater(db: Db, lease: Lease, runAt: Date, error: string, at: Date): Promise<void> {
+  await held(db, lease).set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error, updated_at: at }).execute();
+}
+
+export async function failJob(db: Db, lease: Lease, error: string, at: Date): Promise<void> {
+  await held(db, lease).set({ status: 'FAILED', locked_by: null, locked_until: null, last_error: error, updated_at: at }).execute();
+}
+
+export async function deleteFinishedJobs(db: Db, before: Date): Promise<void> {
+  await db.deleteFrom('jobs').where('status', '=', 'DONE').where('updated_at', '<', before).execute();
+}

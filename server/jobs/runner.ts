@@ -1,0 +1,131 @@
+// Runs due jobs: polls the jobs table (and wakes at once when a commit scheduled one), leases a
+// batch with FOR UPDATE SKIP LOCKED so several processes never take the same job, runs each, and
+// on failure retries it after its kind's delay or fails it for good. A process that dies mid-job
+// loses nothing: its lease expires and another run (or process) takes the job again.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Runtime } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { collectingContext, runTasks } from '../db/unit-of-work.ts';
+import { addMs } from '../shared/clock.ts';
+import type { JobDefinition } from './job-definition.ts';
+import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type JobRow } from './jobs.repository.ts';
+
+/** Longer than any job may take (a webhook delivery waits 15 s at most). */
+export const LEASE_MS = 60_000;
+
+class LeaseLost extends Error {}
+
+export interface RunnerOptions {
+  pollMs?: number;
+  batchSize?: number;
+}
+
+export class JobRunner {
+  readonly worker = `worker-${randomUUID()}`;
+  private readonly definitions = new Map<string, JobDefinition<object>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly db: Kysely<Database>,
+    definitions: readonly JobDefinition<object>[],
+    private readonly options: RunnerOptions = {},
+  ) {
+    for (const definition of definitions) {
+      if (this.definitions.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice`);
+      this.definitions.set(definition.kind, definition);
+    }
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 250);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for due jobs now; a call while a pass runs makes another pass follow it. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runDue()
+      .catch((err: unknown) => this.runtime.log.error({ err }, 'job runner pass failed'))
+      .then(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass: runs every job due now, batch after batch. Returns how many ran. */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const at = this.runtime.clock.now();
+      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), this.options.batchSize ?? 10);
+      if (jobs.length === 0) return total;
+      await Promise.all(jobs.map((job) => this.runOne(job)));
+      total += jobs.length;
+      if (this.stopped) return total;
+    }
+  }
+
+  private async runOne(job: JobRow): Promise<void> {
+    const definition = this.definitions.get(job.kind);
+    const log = this.runtime.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
+    try {
+      if (definition === undefined) throw new Error(`no job kind ${job.kind} in this server`);
+      const finish = (db: Kysely<Database> | Parameters<typeof completeJob>[0], at: Date) =>
+        definition.recurEveryMs === undefined ? completeJob(db, job, at) : rescheduleJob(db, job, addMs(at, definition.recurEveryMs), at);
+      if (definition.transactional) {
+        let tasks: (() => void | Promise<void>)[] = [];
+        await this.db.transaction().execute(async (trx) => {
+          const collected = collectingContext(this.runtime, trx);
+          tasks = collected.tasks;
+          await definition.run({ ...collected.ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
+          // Only the lease holder may finish the job; otherwise its effects roll back with it.
+          if (!(await finish(trx, this.runtime.clock.now()))) throw new LeaseLost();
+        });
+        await runTasks(this.runtime, tasks);
+      } else {
+        const collected = collectingContext(this.runtime, this.db);
+        await definition.run({ ...collected.ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
+        await finish(this.db, this.runtime.clock.now());
+        await runTasks(this.runtime, collected.tasks);
+      }
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        log.warn('job lease was taken over by another run; its work here was rolled back');
+        return;
+      }
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      const at = this.runtime.clock.now();
+      const delay = definition?.retryDelaysMs[job.attempts - 1];
+      if (definition?.recurEveryMs !== undefined) {
+        log.warn({ err: message }, 'recurring job failed; it runs again at its next time');
+        await rescheduleJob(this.db, job, addMs(at, definition.recurEveryMs), at);
+      } else if (delay !== undefined && job.attempts < job.max_attempts) {
+        log.warn({ err: message, retryInMs: delay }, 'job failed; it will be retried');
+        await retryJobLater(this.db, job, addMs(at, delay), message, at);
+      } else {
+        log.error({ err: message }, 'job failed for good');
+        await failJob(this.db, job, message, at);
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// Sandbox funding: credits an internal account through the ledger, as a COMPLETED incoming
+// transaction (the dispatcher's Idempotency-Key handling makes a replay answer the stored
+// response without crediting twice).
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { findPlatformCustomerId } from '../customers/customers.service.ts';
+import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
+import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { creditAccount } from '../ledger/ledger.service.ts';
+import { iso } from '../shared/clock.ts';
+import { badRequest } from '../shared/errors.ts';
+import { currency } from '../shared/currencies.ts';
+
+export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
+  const account = await requireInternalAccount(ctx, accountId);
+  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
+  const platformCustomerId = account.customer_id === null ? undefined : await findPlatformCustomerId(ctx, account.customer_id);
+  const credited = await creditAccount(ctx, account, amount, (transactionId, at) => ({
+    destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
+    receivedAmount: { amount, currency: currency(account.currency) },
+    ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
+    description: 'Sandbox funding',
+    reconciliationInstructions: { reference: `SANDBOX-${transactionId.slice(-12).toUpperCase()}` },
+    settledAt: iso(at),
+  }));
+  return toInternalAccount(credited);
+}

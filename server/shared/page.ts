@@ -1,0 +1,82 @@
+// Keyset pagination shared by every list: newest first, ties broken by id. A cursor is the
+// position (createdAt, id) of a page's last item plus a digest of the list's filters, with a MAC,
+// so a forged or edited cursor (a date the database cannot store, a NUL in the id) is refused as
+// INVALID_CURSOR before it reaches a query, and a cursor is only good for the filters it came with.
+import { createHash } from 'node:crypto';
+import { badRequest } from './errors.ts';
+import { isId } from './ids.ts';
+import type { Keyring } from './keyring.ts';
+
+export interface PageRequest {
+  limit: number;
+  after: { createdAt: Date; id: string } | undefined;
+  filterDigest: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}
+
+export interface PageRows<Row> {
+  rows: Row[];
+  total: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+const digest = (filters: unknown) => createHash('sha256').update(JSON.stringify(filters ?? {})).digest('base64url').slice(0, 16);
+const invalidCursor = () => badRequest('INVALID_CURSOR', 'The cursor is invalid, or was issued for other filters.');
+
+function encodeCursor(keys: Keyring, position: { createdAt: Date; id: string }, filterDigest: string): string {
+  const payload = Buffer.from(JSON.stringify({ c: position.createdAt.toISOString(), i: position.id, f: filterDigest })).toString('base64url');
+  return `${payload}.${keys.mac(payload)}`;
+}
+
+function decodeCursor(keys: Keyring, cursor: string, filterDigest: string): { createdAt: Date; id: string } {
+  const [payload, tag, ...rest] = cursor.split('.');
+  if (payload === undefined || tag === undefined || rest.length > 0 || !keys.verifyMac(payload, tag)) throw invalidCursor();
+  let raw: { c?: unknown; i?: unknown; f?: unknown };
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof raw;
+  } catch {
+    throw invalidCursor();
+  }
+  // Authentic cursors are well-formed; checked anyway, as a second line of defence.
+  const createdAt = new Date(typeof raw.c === 'string' ? raw.c : Number.NaN);
+  if (typeof raw.i !== 'string' || !isId(raw.i) || Number.isNaN(createdAt.getTime()) || raw.f !== filterDigest) throw invalidCursor();
+  return { createdAt, id: raw.i };
+}
+
+export function pageRequest(keys: Keyring, query: { limit?: number; cursor?: string }, filters: unknown): PageRequest {
+  const filterDigest = digest(filters);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  return { limit, after: query.cursor === undefined ? undefined : decodeCursor(keys, query.cursor, filterDigest), filterDigest };
+}
+
+/** Builds the list envelope from `limit + 1` rows fetched in order. */
+export function toPage<Row extends { created_at: Date; id: string }, T>(keys: Keyring, { rows, total }: PageRows<Row>, page: PageRequest, map: (row: Row) => T): Page<T> {
+  const hasMore = rows.length > page.limit;
+  const items = hasMore ? rows.slice(0, page.limit) : rows;
+  const last = items.at(-1);
+  const result: Page<T> = { data: items.map(map), hasMore, totalCount: total };
+  if (hasMore && last !== undefined) result.nextCursor = encodeCursor(keys, { createdAt: last.created_at, id: last.id }, page.filterDigest);
+  return result;
+}
+
+/**
+ * The whole of a paginated list: takes `limit` and `cursor` out of the query, fetches one page with
+ * the remaining filters and maps its rows to API objects.
+ */
+export async function listPage<Q extends { limit?: number; cursor?: string }, Row extends { created_at: Date; id: string }, T>(
+  keys: Keyring,
+  query: Q,
+  fetch: (filters: Omit<Q, 'limit' | 'cursor'>, page: PageRequest) => Promise<PageRows<Row>>,
+  map: (row: Row) => T,
+): Promise<Page<T>> {
+  const { limit, cursor, ...filters } = query;
+  const page = pageRequest(keys, { limit, cursor }, filters);
+  return toPage(keys, await fetch(filters, page), page, map);
+}
