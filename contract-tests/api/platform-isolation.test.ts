@@ -15,7 +15,7 @@ beforeAll(() => {
   if (target !== 'postgres') return;
   const out = execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Other platform'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
     encoding: 'utf8',
   });
   other = client({ clientId: /clientId:\s+(\S+)/.exec(out)?.[1] ?? '', clientSecret: /clientSecret:\s+(\S+)/.exec(out)?.[1] ?? '' });

@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:http';
 export interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
+  /** The status the receiver answered this delivery with. */
+  answered: number;
 }
 
 export interface WebhookReceiver {
@@ -23,7 +25,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), answered: status });
       res.writeHead(status, { 'content-type': 'application/json' }).end(answer);
     });
   });

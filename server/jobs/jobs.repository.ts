@@ -28,12 +28,14 @@ export async function insertJob(db: Db, row: { id: string; kind: string; payload
     .execute();
 }
 
-/** Leases up to `limit` due jobs for `worker` until `leaseUntil`; an expired lease counts as free. */
-export async function leaseDueJobs(db: Db, at: Date, worker: string, leaseUntil: Date, limit: number): Promise<JobRow[]> {
+/** Leases up to `limit` due jobs of `kinds` for `worker` until `leaseUntil`; an expired lease counts as free. */
+export async function leaseDueJobs(db: Db, at: Date, worker: string, leaseUntil: Date, limit: number, kinds: readonly string[]): Promise<JobRow[]> {
+  if (kinds.length === 0) return [];
   const due = db
     .selectFrom('jobs')
     .select('id')
     .where('status', '=', 'PENDING')
+    .where('kind', 'in', kinds)
     .where('run_at', '<=', at)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
     .orderBy('run_at')

@@ -27,7 +27,8 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
-  private stopped = true;
+  private started = false;
+  private stopping = false;
 
   constructor(
     private readonly runtime: Runtime,
@@ -42,7 +43,7 @@ export class JobRunner {
   }
 
   start(): void {
-    this.stopped = false;
+    this.started = true;
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 250);
     this.timer.unref();
     this.wake();
@@ -50,7 +51,7 @@ export class JobRunner {
 
   /** Looks for due jobs now; a call while a pass runs makes another pass follow it. */
   wake(): void {
-    if (this.stopped) return;
+    if (!this.started || this.stopping) return;
     if (this.running !== undefined) {
       this.again = true;
       return;
@@ -67,7 +68,7 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping = true;
     clearInterval(this.timer);
     await this.running;
   }
@@ -77,11 +78,12 @@ export class JobRunner {
     let total = 0;
     for (;;) {
       const at = this.runtime.clock.now();
-      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), this.options.batchSize ?? 10);
+      // Only kinds this process knows: during a rolling upgrade an older process leaves newer kinds alone.
+      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), this.options.batchSize ?? 10, [...this.definitions.keys()]);
       if (jobs.length === 0) return total;
       await Promise.all(jobs.map((job) => this.runOne(job)));
       total += jobs.length;
-      if (this.stopped) return total;
+      if (this.stopping) return total;
     }
   }
 
