@@ -10,6 +10,7 @@ import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
 import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
 import { validatorSpec } from './http/validator-spec.ts';
@@ -50,7 +51,7 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
 
   const spec = validatorSpec();
   const operations = indexOperations(spec);
-  app.use(BASE_PATH, express.json({ limit: '1mb' }));
+  app.use(BASE_PATH, encodeReservedQueryCharacters, express.json({ limit: '1mb' }));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(spec) as never,

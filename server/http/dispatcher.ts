@@ -18,7 +18,7 @@ import { authorize, principalOf } from './auth.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
 import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
-import { assertSafe, rawQuery, typedQuery } from './request-input.ts';
+import { assertSafe, hasBody, rawQuery, typedQuery } from './request-input.ts';
 import type { ResponseValidator } from './response-validator.ts';
 import { afterHandlerHooks } from './test-control.ts';
 
@@ -60,7 +60,7 @@ function readInput(req: OpenApiRequest, info: OperationInfo): HandlerInput {
   for (const [name, value] of Object.entries(query)) assertSafe(value, `query.${name}`);
   assertSafe(req.body, '/');
   files.forEach((f) => assertSafe(f.originalname, `/${f.fieldname}`));
-  if (info.bodyRequired && req.body === undefined) throw invalidField('/', 'This operation needs a request body.', 'required');
+  if (info.bodyRequired && (req.body === undefined || !hasBody(req))) throw invalidField('/', 'This operation needs a request body.', 'required');
   return { path, query: typedQuery(query, info.parameters), headers: req.headers as Record<string, string | undefined>, body: req.body, files };
 }
 

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, badRequest, internalError, invalidField, invalidFields, notFound, unauthorized, type FieldError } from '../shared/errors.ts';
 import { recordedAuthError } from './auth.ts';
+import { hasBody } from './request-input.ts';
 
 /** An error of express-openapi-validator (HttpError) or of a body parser (http-errors). */
 interface FrameworkError {
@@ -68,6 +69,8 @@ export function toApiError(err: unknown, req: Request): { error: ApiError; unexp
         ? { error: new ApiError(413, 'FILE_TOO_LARGE', 'The file is larger than 10 MiB.'), unexpected: false }
         : { error: new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.'), unexpected: false };
     case 415:
+      // No body at all is a missing body, not one of the wrong type.
+      if (!hasBody(req)) return { error: invalidField('/', 'This operation needs a request body.', 'required'), unexpected: false };
       return { error: new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported content type.'), unexpected: false };
   }
   // The multipart parser reports a broken body (no such boundary, cut short, bad part headers)

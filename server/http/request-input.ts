@@ -3,8 +3,12 @@
 // refused wherever they appear. Query parameters arrive as text and are read by their schema's
 // type with one exact lexical form each: `limit=0x10`, `limit= 1` or `limit=Infinity` are not
 // numbers here, whatever a lenient coercion makes of them.
+import type { IncomingMessage } from 'node:http';
 import { invalidFields, type FieldError } from '../shared/errors.ts';
 import type { ParameterInfo } from './contract-index.ts';
+
+/** Whether the request carries a body at all (an empty one is none: `""` is not JSON). */
+export const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Finds unsafe values in a parsed body, query or path: a field error for each. */
 export function unsafeValues(value: unknown, field: string, errors: FieldError[] = []): FieldError[] {
