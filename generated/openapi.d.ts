@@ -3141,8 +3141,13 @@ export interface components {
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the person is checked again: a new `POST /verifications` for the customer, or a change of a beneficial owner's `lastName` |
          *
          *     Sandbox: the outcome is decided at once from the last 3 characters of the name (`fullName` of an
-         *     individual customer, `personalInfo.lastName` of a beneficial owner): `001` gives `PENDING` (which
-         *     then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
+         *     individual customer, `personalInfo.lastName` of a beneficial owner):
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `001` | `PENDING`, which then stays pending |
+         *     | `002` | `REJECTED` |
+         *     | any other | `APPROVED` |
          * @example APPROVED
          * @enum {string}
          */
@@ -3165,7 +3170,12 @@ export interface components {
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the business is verified again with a new `POST /verifications` |
          *
          *     Sandbox: the outcome is decided at once from the last 3 digits of `businessInfo.registrationNumber`:
-         *     `001` gives `PENDING` (which then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `001` | `PENDING`, which then stays pending |
+         *     | `002` | `REJECTED` |
+         *     | any other | `APPROVED` |
          * @example APPROVED
          * @enum {string}
          */
@@ -5085,12 +5095,22 @@ export interface components {
          *     | `AED_ACCOUNT` | `AED` | `iban` |
          *     | `SPARK_WALLET` | a crypto asset, for example `BTC` | `address` |
          *
-         *     Sandbox: the last 3 digits of the primary identifier select the outcome. `1xx` drives the
-         *     beneficiary name check at creation (`102` `NOT_MATCHED`, `103` `PARTIAL_MATCH`, `104` `PENDING`,
-         *     `105` rejects the account with `400 INVALID_BANK_ACCOUNT`, `106` `UNSUPPORTED`,
-         *     `107` `CHECKED_BY_RECEIVING_FI`, any other `MATCHED`); `002` to `005` make transfers fail (see
-         *     `POST /transfer-in` and `POST /transfer-out`) and quotes to the account behave as described under
-         *     quotes.
+         *     Sandbox: the last 3 digits of the primary identifier select the outcome. `002` to `005` make
+         *     transfers fail (see `POST /transfer-in` and `POST /transfer-out`), `002` to `007` choose what
+         *     happens to quotes to the account (see `POST /quotes/{quoteId}/execute`), and `1xx` drives the
+         *     beneficiary name check at creation, whose result is `beneficiaryVerificationStatus`:
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `102` | `NOT_MATCHED` |
+         *     | `103` | `PARTIAL_MATCH` |
+         *     | `104` | `PENDING` |
+         *     | `105` | the account is rejected with `400 INVALID_BANK_ACCOUNT` (a wallet too) and nothing is created |
+         *     | `106` | `UNSUPPORTED` |
+         *     | `107` | `CHECKED_BY_RECEIVING_FI` |
+         *     | any other | `MATCHED`, with the beneficiary's name in `beneficiaryVerifiedData` |
+         *
+         *     Wallets have no beneficiary, so apart from `105` they get no name check result.
          */
         ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         /**
