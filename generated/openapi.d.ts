@@ -813,15 +813,14 @@ export interface paths {
          *
          *     Sandbox: these addresses at the sandbox UMA domain `sandbox.uma.money` drive outcomes:
          *
-         *     | Address | Outcome of a payment to it |
-         *     |---|---|
-         *     | `$success.usd@sandbox.uma.money` | succeeds, received in USD |
-         *     | `$success.eur@sandbox.uma.money` | succeeds, received in EUR |
-         *     | `$success.mxn@sandbox.uma.money` | succeeds, received in MXN |
-         *     | `$pending.long.usd@sandbox.uma.money` | stays `PROCESSING` for a long time |
-         *     | `$fail.compliance.usd@sandbox.uma.money` | fails a compliance check (`failureReason: COMPLIANCE_REJECTED`) |
-         *
-         *     Any other address at `sandbox.uma.money` gives `404 UMA_NOT_FOUND`.
+         *     | Address | Receives | Outcome |
+         *     |---|---|---|
+         *     | `$success.usd@sandbox.uma.money` | `USD` | a payment to it succeeds: `COMPLETED` |
+         *     | `$success.eur@sandbox.uma.money` | `EUR` | a payment to it succeeds: `COMPLETED` |
+         *     | `$success.mxn@sandbox.uma.money` | `MXN` | a payment to it succeeds: `COMPLETED` |
+         *     | `$pending.long.usd@sandbox.uma.money` | `USD` | a payment to it stays `PROCESSING` for a long time |
+         *     | `$fail.compliance.usd@sandbox.uma.money` | `USD` | a payment to it fails a compliance check: `FAILED` (`failureReason: COMPLIANCE_REJECTED`) |
+         *     | any other address at `sandbox.uma.money` | | the lookup gives `404 UMA_NOT_FOUND` |
          */
         get: operations["lookupUmaReceiver"];
         put?: never;
@@ -974,17 +973,19 @@ export interface paths {
          *     Sandbox: with an internal-account source, fund the account first
          *     (`POST /sandbox/internal-accounts/{accountId}/fund` or a transfer-in). For a destination
          *     external account, the last 3 digits of its primary identifier (account number, IBAN, CLABE,
-         *     wallet address; for identifiers with a domain part, of the part before it) choose the outcome:
+         *     wallet address; for identifiers with a domain part, of the part before it) choose the outcome.
+         *     "Returned" is the status of the quote and of its transaction in this response; each later
+         *     change is sent as an `outgoing-payment` webhook.
          *
          *     | Suffix | Outcome |
          *     |---|---|
-         *     | `002` | execution fails: transaction `FAILED`, `QUOTE_EXECUTION_FAILED` |
-         *     | `003` | completes after about 6 minutes |
-         *     | `004` | `FAILED`, `COUNTERPARTY_DELIVERY_FAILED` |
-         *     | `005` | completes, then the receiving bank returns it: `COMPLETED` then `FAILED`, `PAYMENT_RETURNED` |
-         *     | `006` | `FAILED`, `USER_CANCELLED` |
-         *     | `007` | payout and refund fail: `FAILED`, `REFUND_FAILED` |
-         *     | any other | completes |
+         *     | `002` | Execution fails: returned `PROCESSING`, `FAILED` (`QUOTE_EXECUTION_FAILED`) a few seconds later; the amount is credited back. |
+         *     | `003` | Returned `PROCESSING`, `COMPLETED` after about 6 minutes. |
+         *     | `004` | Counterparty delivery fails: returned `PROCESSING`, `FAILED` (`COUNTERPARTY_DELIVERY_FAILED`) a few seconds later; the amount is credited back. |
+         *     | `005` | Completes, then the receiving bank returns it: returned `PROCESSING`, `COMPLETED` a few seconds later, then `FAILED` (`PAYMENT_RETURNED`) a few seconds after that; the amount is credited back. |
+         *     | `006` | The receiving side cancels: returned `PROCESSING`, `FAILED` (`USER_CANCELLED`) a few seconds later; the amount is credited back. |
+         *     | `007` | Payout and refund fail: returned `PROCESSING`, `FAILED` (`REFUND_FAILED`) a few seconds later; the amount stays debited until support resolves it. |
+         *     | any other | Returned `PROCESSING`, `COMPLETED` a few seconds later. |
          */
         post: operations["executeQuote"];
         delete?: never;
