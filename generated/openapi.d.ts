@@ -828,15 +828,14 @@ export interface paths {
          *
          *     Sandbox: these addresses at the sandbox UMA domain `sandbox.uma.money` drive outcomes:
          *
-         *     | Address | Outcome of a payment to it |
-         *     |---|---|
-         *     | `$success.usd@sandbox.uma.money` | succeeds, received in USD |
-         *     | `$success.eur@sandbox.uma.money` | succeeds, received in EUR |
-         *     | `$success.mxn@sandbox.uma.money` | succeeds, received in MXN |
-         *     | `$pending.long.usd@sandbox.uma.money` | stays `PROCESSING` for a long time |
-         *     | `$fail.compliance.usd@sandbox.uma.money` | fails a compliance check (`failureReason: COMPLIANCE_REJECTED`) |
-         *
-         *     Any other address at `sandbox.uma.money` gives `404 UMA_NOT_FOUND`.
+         *     | Address | Receives | Outcome |
+         *     |---|---|---|
+         *     | `$success.usd@sandbox.uma.money` | `USD` | a payment to it succeeds: `COMPLETED` |
+         *     | `$success.eur@sandbox.uma.money` | `EUR` | a payment to it succeeds: `COMPLETED` |
+         *     | `$success.mxn@sandbox.uma.money` | `MXN` | a payment to it succeeds: `COMPLETED` |
+         *     | `$pending.long.usd@sandbox.uma.money` | `USD` | a payment to it stays `PROCESSING` for a long time |
+         *     | `$fail.compliance.usd@sandbox.uma.money` | `USD` | a payment to it fails a compliance check: `FAILED` (`failureReason: COMPLIANCE_REJECTED`) |
+         *     | any other address at `sandbox.uma.money` | | the lookup gives `404 UMA_NOT_FOUND` |
          */
         get: operations["lookupUmaReceiver"];
         put?: never;
@@ -989,17 +988,19 @@ export interface paths {
          *     Sandbox: with an internal-account source, fund the account first
          *     (`POST /sandbox/internal-accounts/{accountId}/fund` or a transfer-in). For a destination
          *     external account, the last 3 digits of its primary identifier (account number, IBAN, CLABE,
-         *     wallet address; for identifiers with a domain part, of the part before it) choose the outcome:
+         *     wallet address; for identifiers with a domain part, of the part before it) choose the outcome.
+         *     "Returned" is the status of the quote and of its transaction in this response; each later
+         *     change is sent as an `outgoing-payment` webhook.
          *
          *     | Suffix | Outcome |
          *     |---|---|
-         *     | `002` | execution fails: transaction `FAILED`, `QUOTE_EXECUTION_FAILED` |
-         *     | `003` | completes after about 6 minutes |
-         *     | `004` | `FAILED`, `COUNTERPARTY_DELIVERY_FAILED` |
-         *     | `005` | completes, then the receiving bank returns it: `COMPLETED` then `FAILED`, `PAYMENT_RETURNED` |
-         *     | `006` | `FAILED`, `USER_CANCELLED` |
-         *     | `007` | payout and refund fail: `FAILED`, `REFUND_FAILED` |
-         *     | any other | completes |
+         *     | `002` | Execution fails: returned `PROCESSING`, `FAILED` (`QUOTE_EXECUTION_FAILED`) a few seconds later; the amount is credited back. |
+         *     | `003` | Returned `PROCESSING`, `COMPLETED` after about 6 minutes. |
+         *     | `004` | Counterparty delivery fails: returned `PROCESSING`, `FAILED` (`COUNTERPARTY_DELIVERY_FAILED`) a few seconds later; the amount is credited back. |
+         *     | `005` | Completes, then the receiving bank returns it: returned `PROCESSING`, `COMPLETED` a few seconds later, then `FAILED` (`PAYMENT_RETURNED`) a few seconds after that; the amount is credited back. |
+         *     | `006` | The receiving side cancels: returned `PROCESSING`, `FAILED` (`USER_CANCELLED`) a few seconds later; the amount is credited back. |
+         *     | `007` | Payout and refund fail: returned `PROCESSING`, `FAILED` (`REFUND_FAILED`) a few seconds later; the amount stays debited until support resolves it. |
+         *     | any other | Returned `PROCESSING`, `COMPLETED` a few seconds later. |
          */
         post: operations["executeQuote"];
         delete?: never;
@@ -3243,8 +3244,13 @@ export interface components {
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the person is checked again: a new `POST /verifications` for the customer, or a change of a beneficial owner's `lastName` |
          *
          *     Sandbox: the outcome is decided at once from the last 3 characters of the name (`fullName` of an
-         *     individual customer, `personalInfo.lastName` of a beneficial owner): `001` gives `PENDING` (which
-         *     then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
+         *     individual customer, `personalInfo.lastName` of a beneficial owner):
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `001` | `PENDING`, which then stays pending |
+         *     | `002` | `REJECTED` |
+         *     | any other | `APPROVED` |
          * @example APPROVED
          * @enum {string}
          */
@@ -3267,7 +3273,12 @@ export interface components {
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the business is verified again with a new `POST /verifications` |
          *
          *     Sandbox: the outcome is decided at once from the last 3 digits of `businessInfo.registrationNumber`:
-         *     `001` gives `PENDING` (which then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `001` | `PENDING`, which then stays pending |
+         *     | `002` | `REJECTED` |
+         *     | any other | `APPROVED` |
          * @example APPROVED
          * @enum {string}
          */
@@ -5171,12 +5182,22 @@ export interface components {
          *     | `AED_ACCOUNT` | `AED` | `iban` |
          *     | `SPARK_WALLET` | a crypto asset, for example `BTC` | `address` |
          *
-         *     Sandbox: the last 3 digits of the primary identifier select the outcome. `1xx` drives the
-         *     beneficiary name check at creation (`102` `NOT_MATCHED`, `103` `PARTIAL_MATCH`, `104` `PENDING`,
-         *     `105` rejects the account with `400 INVALID_BANK_ACCOUNT`, `106` `UNSUPPORTED`,
-         *     `107` `CHECKED_BY_RECEIVING_FI`, any other `MATCHED`); `002` to `005` make transfers fail (see
-         *     `POST /transfer-in` and `POST /transfer-out`) and quotes to the account behave as described under
-         *     quotes.
+         *     Sandbox: the last 3 digits of the primary identifier select the outcome. `002` to `005` make
+         *     transfers fail (see `POST /transfer-in` and `POST /transfer-out`), `002` to `007` choose what
+         *     happens to quotes to the account (see `POST /quotes/{quoteId}/execute`), and `1xx` drives the
+         *     beneficiary name check at creation, whose result is `beneficiaryVerificationStatus`:
+         *
+         *     | Suffix | Outcome |
+         *     |---|---|
+         *     | `102` | `NOT_MATCHED` |
+         *     | `103` | `PARTIAL_MATCH` |
+         *     | `104` | `PENDING` |
+         *     | `105` | the account is rejected with `400 INVALID_BANK_ACCOUNT` (a wallet too) and nothing is created |
+         *     | `106` | `UNSUPPORTED` |
+         *     | `107` | `CHECKED_BY_RECEIVING_FI` |
+         *     | any other | `MATCHED`, with the beneficiary's name in `beneficiaryVerifiedData` |
+         *
+         *     Wallets have no beneficiary, so apart from `105` they get no name check result.
          */
         ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         /**
