@@ -21,7 +21,6 @@ import {
   type TransferOutcome,
 } from '../../server/simulation/transfer-outcomes.ts';
 import { lookupSandboxUma, SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_DOMAIN } from '../../server/simulation/uma-addresses.ts';
-import { sandboxOutcome } from '../../server/verifications/sandbox-outcome.ts';
 
 type AccountInfo = components['schemas']['ExternalAccountInfo'];
 
@@ -103,14 +102,6 @@ describe('kyb', () => {
   });
 });
 
-describe('kyc and kyb behave as server/verifications/sandbox-outcome.ts', () => {
-  const values = ['Smith001', 'Smith002', 'Smith', '001', '002', '01', '', 'C4829123', 'Smith002@x', 'x1001', '0020'];
-  it.each(values)('%j', (value) => {
-    expect(kycOutcome(value)).toBe(sandboxOutcome(value));
-    expect(kybOutcome(value)).toBe(sandboxOutcome(value));
-  });
-});
-
 describe('beneficiary-name-check', () => {
   it.each([
     ['000123456102', { result: 'CHECKED', status: 'NOT_MATCHED' }],
@@ -133,7 +124,7 @@ describe('beneficiary-name-check', () => {
     expect(Object.keys(BENEFICIARY_NAME_CHECK.bySuffix).sort()).toEqual(['102', '103', '104', '105', '106', '107']);
   });
 
-  // The same decisions as server/external-accounts/account-info.ts, which adds the wallet rule.
+  // server/external-accounts/account-info.ts applies the table to accounts, adding the wallet rule.
   it.each(['100', '101', '102', '103', '104', '105', '106', '107', '108', '002', '999'])('suffix %s agrees with sandboxNameCheck', (suffix) => {
     const bank: AccountInfo = {
       accountType: 'USD_ACCOUNT',

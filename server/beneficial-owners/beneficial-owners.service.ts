@@ -9,7 +9,7 @@ import { newId } from '../shared/ids.ts';
 import { Keyring } from '../shared/keyring.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertTransition } from '../shared/state-machine.ts';
-import { sandboxOutcome } from '../verifications/sandbox-outcome.ts';
+import { kycOutcome } from '../simulation/kyc.ts';
 import { toBeneficialOwner } from './beneficial-owners.mapper.ts';
 import {
   findBeneficialOwner,
@@ -44,7 +44,7 @@ export async function createBeneficialOwner(ctx: PlatformContext, body: Schemas[
   if (customer.customer_type !== 'BUSINESS') throw badRequest('CUSTOMER_NOT_BUSINESS', 'Beneficial owners can only be added to business customers.');
   const { identifier, ...personalInfo } = body.personalInfo;
   // The identity check runs as the owner is added; the sandbox decides it at once.
-  const kycStatus = sandboxOutcome(personalInfo.lastName);
+  const kycStatus = kycOutcome(personalInfo.lastName);
   assertTransition('KycStatus', 'UNVERIFIED', kycStatus);
   const at = ctx.clock.now();
   const row = await insertBeneficialOwner(ctx.db, {
@@ -83,7 +83,7 @@ export async function updateBeneficialOwner(ctx: PlatformContext, id: string, bo
     if (identifier !== undefined) changes.identifier = ctx.keys.seal(identifier);
     // A new last name is a new identity check.
     if (fields.lastName !== undefined && fields.lastName !== current.personal_info.lastName) {
-      const outcome = sandboxOutcome(fields.lastName);
+      const outcome = kycOutcome(fields.lastName);
       if (outcome !== current.kyc_status) {
         assertTransition('KycStatus', current.kyc_status, outcome);
         changes.kyc_status = outcome;

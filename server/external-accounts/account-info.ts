@@ -1,7 +1,8 @@
 // What the service reads from an external account's `accountInfo`: the currency its type
-// requires, its primary identifier (duplicates) and the sandbox outcome its last 3 digits select.
+// requires, its primary identifier (duplicates) and the sandbox name check its suffix selects.
 import type { components } from '../../generated/openapi.js';
 import { isCrypto } from '../shared/currencies.ts';
+import { beneficiaryNameCheck } from '../simulation/beneficiary-name-check.ts';
 
 type AccountInfo = components['schemas']['ExternalAccountInfo'];
 type VerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];
@@ -56,24 +57,15 @@ export type NameCheck =
   | { kind: 'none' }
   | { kind: 'checked'; status: VerificationStatus; verifiedName: string | null };
 
-const SANDBOX_NAME_CHECK: Record<string, VerificationStatus> = {
-  '102': 'NOT_MATCHED',
-  '103': 'PARTIAL_MATCH',
-  '104': 'PENDING',
-  '106': 'UNSUPPORTED',
-  '107': 'CHECKED_BY_RECEIVING_FI',
-};
-
 /**
- * Sandbox beneficiary name check. Suffix 105 rejects any account (wallets included: the product
- * specification lists the wallet address among the identifiers); wallets have no beneficiary, so
- * they get no verification status (BeneficiaryVerificationStatus: "absent for wallets").
+ * The sandbox beneficiary name check (simulation/beneficiary-name-check.ts) applied to an account:
+ * wallets have no beneficiary, so they get no verification status (BeneficiaryVerificationStatus:
+ * "absent for wallets"), but a `105` suffix still rejects them.
  */
 export function sandboxNameCheck(info: AccountInfo): NameCheck {
-  const suffix = sandboxIdentifier(info).slice(-3);
-  if (suffix === '105') return { kind: 'rejected' };
+  const outcome = beneficiaryNameCheck(sandboxIdentifier(info));
+  if (outcome.result === 'REJECTED') return { kind: 'rejected' };
   if (info.accountType === 'SPARK_WALLET') return { kind: 'none' };
-  const status = SANDBOX_NAME_CHECK[suffix] ?? 'MATCHED';
   const name = info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
-  return { kind: 'checked', status, verifiedName: status === 'MATCHED' ? name : null };
+  return { kind: 'checked', status: outcome.status, verifiedName: outcome.status === 'MATCHED' ? name : null };
 }

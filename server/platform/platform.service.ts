@@ -9,6 +9,7 @@ import { badRequest, invalidField, invalidFields, notFound, type FieldError } fr
 import { newId } from '../shared/ids.ts';
 import { Keyring } from '../shared/keyring.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
+import { SANDBOX_UMA_DOMAIN } from '../simulation/uma-addresses.ts';
 import { configuredTokenState, issueToken } from '../tokens/tokens.service.ts';
 import { emitEvent, TEST_MESSAGE } from '../webhooks/webhooks.service.ts';
 import { nonPublicHostReason } from '../webhooks/webhook-target.ts';
@@ -28,7 +29,6 @@ type Schemas = components['schemas'];
 type PlatformConfig = Schemas['PlatformConfig'];
 
 export const SANDBOX_CURRENCIES = ['USD', 'EUR', 'GBP', 'MXN', 'AED', 'BTC'];
-export const SANDBOX_UMA_DOMAIN = 'sandbox.uma.money';
 
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 

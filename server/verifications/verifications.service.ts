@@ -12,8 +12,9 @@ import { conflict, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertInitial, assertPath } from '../shared/state-machine.ts';
+import { kybOutcome } from '../simulation/kyb.ts';
+import { kycOutcome, type KycOutcome } from '../simulation/kyc.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
-import { sandboxOutcome, type SandboxOutcome } from './sandbox-outcome.ts';
 import { toVerification } from './verifications.mapper.ts';
 import { findLatestVerification, findVerification, insertVerification, listVerifications as listRows, moveVerification, type VerificationFilters } from './verifications.repository.ts';
 
@@ -25,7 +26,7 @@ type VerificationError = Schemas['VerificationError'];
 /** Verifications still under way: POST /verifications returns them unchanged. */
 const UNDER_WAY: readonly VerificationStatus[] = ['READY_FOR_VERIFICATION', 'IN_PROGRESS', 'PENDING_MANUAL_REVIEW'];
 
-const VERIFICATION_STATUS: Record<SandboxOutcome, VerificationStatus> = {
+const VERIFICATION_STATUS: Record<KycOutcome, VerificationStatus> = {
   PENDING: 'PENDING_MANUAL_REVIEW',
   REJECTED: 'REJECTED',
   APPROVED: 'APPROVED',
@@ -39,12 +40,13 @@ function checkedDatum(customer: CustomerRow): { field: string; value: string | u
 }
 
 /** Evaluates a customer: missing data gives RESOLVE_ERRORS, otherwise the sandbox decides at once. */
-function evaluate(customer: CustomerRow): { status: VerificationStatus; errors: VerificationError[]; outcome?: SandboxOutcome } {
+function evaluate(customer: CustomerRow): { status: VerificationStatus; errors: VerificationError[]; outcome?: KycOutcome } {
   const datum = checkedDatum(customer);
   if (datum.value === undefined || datum.value === '') {
     return { status: 'RESOLVE_ERRORS', errors: [{ resourceId: customer.id, type: 'MISSING_FIELD', field: datum.field, reason: datum.reason }] };
   }
-  const outcome = sandboxOutcome(datum.value);
+  // The sandbox decides at once: KYB on the registration number, KYC on the name.
+  const outcome = customer.customer_type === 'BUSINESS' ? kybOutcome(datum.value) : kycOutcome(datum.value);
   return { status: VERIFICATION_STATUS[outcome], errors: [], outcome };
 }
 
