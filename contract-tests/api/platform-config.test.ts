@@ -170,3 +170,64 @@ describe('sendSandboxTestWebhook', () => {
     expect(response.status).toBe(403);
   });
 });
+
+describe('configuration that must stay valid', () => {
+  const patch = (body: unknown, headers: Record<string, string> = {}) => raw('PATCH', '/config', { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const usd = { currencyCode: 'USD', minAmount: 100, maxAmount: 1_000_000, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] };
+
+  itServer('400: limits that are not finite, too large, listed twice or upside down; the stored list stays as it was', async () => {
+    const before = (await api.GET('/config')).data?.supportedCurrencies;
+    const cases: [unknown[], string][] = [
+      [[{ ...usd, minAmount: 'Infinity' }], '/supportedCurrencies/0/minAmount'],
+      [[{ ...usd, minAmount: 1e308 }], '/supportedCurrencies/0/minAmount'],
+      [[{ ...usd, maxAmount: 9_000_000_000_000_001 }], '/supportedCurrencies/0/maxAmount'],
+      [[usd, { ...usd, minAmount: 1 }], '/supportedCurrencies/1/currencyCode'],
+      [[{ ...usd, minAmount: 5000, maxAmount: 10 }], '/supportedCurrencies/0/maxAmount'],
+    ];
+    for (const [supportedCurrencies, field] of cases) {
+      const res = await patch({ supportedCurrencies });
+      expect(res.status, field).toBe(400);
+      expect((await errorOf(res)).details?.errors?.map((e) => e.field)).toContain(field);
+    }
+    const after = await api.GET('/config');
+    expect(after.response.status).toBe(200);
+    expect(after.data?.supportedCurrencies).toEqual(before);
+  });
+
+  itServer('500 leaves no committed write: the name, the endpoint and its TEST webhook are all as before', async () => {
+    await api.PATCH('/config', { body: { name: 'Before the fault', webhookEndpoint: null } });
+    const hooks = receiver.received.length;
+    const failed = await patch({ name: 'Half written', webhookEndpoint: receiver.url }, { 'x-test-fail-after-handler': 'true' });
+    expect(failed.status).toBe(500);
+    expect((await errorOf(failed)).code).toBe('INTERNAL_ERROR');
+    const { data } = await api.GET('/config');
+    expect(data?.name).toBe('Before the fault');
+    expect(data).not.toHaveProperty('webhookEndpoint');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.length).toBe(hooks);
+  });
+
+  itServer('concurrent rotations apply one after the other: the latest answer holds the secret that signs', async () => {
+    await api.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api.PATCH('/config', { body: { rotateWebhookSigningSecret: true } })));
+    expect(answers.map((a) => a.response.status)).toEqual(Array(10).fill(200));
+    const secrets = answers.map((a) => a.data?.webhookSigningSecret ?? '');
+    expect(new Set(secrets).size).toBe(10);
+    const { data: result } = await api.POST('/sandbox/webhooks/test');
+    expect(result?.response_status).toBe(200);
+    const hook = receiver.received.at(-1);
+    const signing = secrets.filter((secret) => {
+      try {
+        new Webhook(secret).verify(hook?.body ?? '', hook?.headers ?? {});
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(signing).toHaveLength(1);
+    // Each update ran under the platform's lock, so the one that committed last also came last in time.
+    const latest = Math.max(...answers.map((a) => Date.parse(a.data?.updatedAt ?? '')));
+    const signer = answers.find((a) => a.data?.webhookSigningSecret === signing[0]);
+    expect(Date.parse(signer?.data?.updatedAt ?? '')).toBe(latest);
+  });
+});
