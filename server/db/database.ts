@@ -38,12 +38,16 @@ export interface DatabaseHandle {
 }
 
 /**
- * A connection PostgreSQL drops (a restart, `pg_terminate_backend`, a network cut) makes the pool
- * emit 'error'; unhandled, that would end the process. The pool discards the broken connection
- * and opens another for the next query, so logging is all there is to do.
+ * A connection PostgreSQL drops (a restart, `pg_terminate_backend`, a network cut) emits 'error'
+ * on the pool when it was idle, and on the connection itself when a request had it checked out
+ * (between two queries of a transaction); unhandled, either would end the process. The pool
+ * discards a broken connection when it comes back and opens another for the next query, and the
+ * request that held it fails with a 500 that commits nothing, so logging is all there is to do.
  */
 function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
-  pool.on('error', (err) => log.warn({ err: err.message }, 'database connection lost; the pool replaces it'));
+  const lost = (err: Error) => log.warn({ err: err.message }, 'database connection lost; the pool replaces it');
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return pool;
 }
 

@@ -1,0 +1,214 @@
+// What only a real PostgreSQL shows, each on a database and servers of its own (so no other test
+// file sees the faults): connections dropped under the server, a dump of the database, and two
+// server processes sharing one database (webhooks delivered once, one limit on failed
+// authentications, an Idempotency-Key in flight in one process and orphaned by a killed one).
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { target } from '../support/api.ts';
+import { startServer, type ServerProcess } from '../support/server-process.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+
+const onPostgres = target === 'postgres';
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+/** A fresh database on the suite's PostgreSQL server, dropped after the file. */
+async function freshDatabase(): Promise<string> {
+  const admin = new URL(inject('databaseUrl'));
+  admin.pathname = '/postgres';
+  const name = `pgtest_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  drops.push(async () => {
+    const dropper = new pg.Client({ connectionString: admin.toString() });
+    await dropper.connect();
+    await dropper.query(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+  });
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const newToken = () => ({ clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` });
+const auth = (t: { clientId: string; clientSecret: string }) => ({ Authorization: `Basic ${btoa(`${t.clientId}:${t.clientSecret}`)}`, 'content-type': 'application/json' });
+
+interface Cluster {
+  databaseUrl: string;
+  token: ReturnType<typeof newToken>;
+  env: NodeJS.ProcessEnv;
+  servers: ServerProcess[];
+}
+
+/** `count` server processes on one fresh database, with one master key and one bootstrap token. */
+async function cluster(count: number): Promise<Cluster> {
+  const databaseUrl = await freshDatabase();
+  const token = newToken();
+  const env = { DATABASE_URL: databaseUrl, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'), PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret };
+  const servers: ServerProcess[] = [];
+  // One after the other: the first one migrates and bootstraps.
+  for (let i = 0; i < count; i++) servers.push(await startServer(env));
+  drops.unshift(async () => void (await Promise.all(servers.map((s) => s.stop()))));
+  return { databaseUrl, token, env, servers };
+}
+
+async function call(server: ServerProcess, token: Cluster['token'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { ...auth(token), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+async function fundedAccount(server: ServerProcess, token: Cluster['token']): Promise<string> {
+  const customer = await call(server, token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe' });
+  const accounts = await call(server, token, 'GET', `/customers/internal-accounts?customerId=${customer.body?.id as string}`);
+  return ((accounts.body?.data as { id: string }[])[0] as { id: string }).id;
+}
+
+const balance = async (server: ServerProcess, token: Cluster['token'], accountId: string) =>
+  ((await call(server, token, 'GET', `/internal-accounts/${accountId}`)).body?.balance as { amount: number }).amount;
+
+describe.skipIf(!onPostgres)('on PostgreSQL', () => {
+  it('connections dropped under the server (pg_terminate_backend) are replaced: it logs and keeps serving', async () => {
+    const { databaseUrl, token, servers } = await cluster(1);
+    const server = servers[0] as ServerProcess;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const terminate = () => admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    try {
+      const statuses: number[] = [];
+      const load = Promise.all(
+        Array.from({ length: 60 }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, i * 15));
+          const res = await call(server, token, 'GET', '/config');
+          statuses.push(res.status);
+          if (res.status !== 200) expect(res.body).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+        }),
+      );
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        await terminate();
+      }
+      await load;
+      expect(statuses.every((s) => s === 200 || s === 500)).toBe(true);
+      expect(server.child.exitCode).toBeNull();
+      for (let i = 0; i < 10; i++) expect((await call(server, token, 'GET', '/config')).status).toBe(200);
+      expect(server.output()).toContain('database connection lost');
+    } finally {
+      await admin.end();
+    }
+  }, 120_000);
+
+  it('a dump of the database holds no client secret, webhook signing secret or identity number in clear', async () => {
+    const { databaseUrl, token, servers } = await cluster(1);
+    const server = servers[0] as ServerProcess;
+    const receiver = await startWebhookReceiver();
+    try {
+      const created = await call(server, token, 'POST', '/tokens', { name: 'dumped', permissions: ['VIEW'] }, { 'Idempotency-Key': 'dump-1' });
+      const clientSecret = created.body?.clientSecret as string;
+      const config = await call(server, token, 'PATCH', '/config', { webhookEndpoint: receiver.url });
+      const signingSecret = config.body?.webhookSigningSecret as string;
+      const individual = await call(server, token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', idType: 'SSN', identifier: '123-45-6789' });
+      expect(individual.status).toBe(201);
+      const business = await call(server, token, 'POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US' } });
+      const owner = await call(server, token, 'POST', '/beneficial-owners', {
+        customerId: business.body?.id,
+        roles: ['DIRECTOR'],
+        personalInfo: { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-01-01', nationality: 'GB', address: { line1: '1 Main St', postalCode: '1', country: 'GB' }, idType: 'PASSPORT', identifier: 'GB-PASS-998877' },
+      });
+      expect(owner.status).toBe(201);
+      // The secrets still work: the replay returns the secret, the webhook verifies with it.
+      const replay = await call(server, token, 'POST', '/tokens', { name: 'dumped', permissions: ['VIEW'] }, { 'Idempotency-Key': 'dump-1' });
+      expect(replay.body?.clientSecret).toBe(clientSecret);
+      expect((await call(server, token, 'POST', '/sandbox/webhooks/test')).body?.response_status).toBe(200);
+
+      const dump = execFileSync('pg_dump', ['--data-only', databaseUrl], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      expect(dump).toContain('Lovelace'); // the dump has the data
+      for (const secret of [clientSecret, token.clientSecret, signingSecret, signingSecret.replace(/^whsec_/, ''), '123-45-6789', 'GB-PASS-998877']) {
+        expect(dump.includes(secret), `${secret.slice(0, 12)}… in the dump`).toBe(false);
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
+  describe('two server processes on one database', () => {
+    it('deliver each webhook exactly once', async () => {
+      const { token, servers } = await cluster(2);
+      const [a, b] = servers as [ServerProcess, ServerProcess];
+      const receiver = await startWebhookReceiver();
+      try {
+        await call(a, token, 'PATCH', '/config', { webhookEndpoint: receiver.url });
+        // 20 verifications, half through each process: 2 events each.
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const via = i % 2 === 0 ? a : b;
+            const customer = await call(via, token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: `Person ${i}` });
+            expect((await call(via, token, 'POST', '/verifications', { customerId: customer.body?.id })).status).toBe(200);
+          }),
+        );
+        const events = () => receiver.received.filter((w) => (JSON.parse(w.body) as { type: string }).type !== 'TEST');
+        const deadline = Date.now() + 30_000;
+        while (events().length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 1500)); // a duplicate would arrive meanwhile
+        const ids = events().map((w) => w.headers['webhook-id']);
+        expect(ids).toHaveLength(40);
+        expect(new Set(ids).size).toBe(40);
+      } finally {
+        await receiver.close();
+      }
+    }, 120_000);
+
+    it('share one limit on failed authentications', async () => {
+      const { token, servers } = await cluster(2);
+      const [a, b] = servers as [ServerProcess, ServerProcess];
+      const wrong = { ...token, clientSecret: 'not-the-secret' };
+      for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config')).status).toBe(401);
+      for (const server of [a, b]) {
+        const res = await call(server, token, 'GET', '/config');
+        expect(res.status).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+    }, 120_000);
+
+    it('an Idempotency-Key in flight in one process is 409 in the other; orphaned by a killed process, it is free at once', async () => {
+      const cl = await cluster(2);
+      const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+      const account = await fundedAccount(a, cl.token);
+      const fund = (server: ServerProcess, key: string, extra: Record<string, string> = {}) =>
+        call(server, cl.token, 'POST', `/sandbox/internal-accounts/${account}/fund`, { amount: 700 }, { 'Idempotency-Key': key, ...extra });
+
+      const slow = fund(a, 'in-flight', { 'x-test-delay-ms': '2000' });
+      await new Promise((r) => setTimeout(r, 500));
+      const duplicate = await fund(b, 'in-flight');
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body?.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect((await slow).status).toBe(200);
+      const replay = await fund(b, 'in-flight');
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await balance(b, cl.token, account)).toBe(700);
+
+      // Process A dies (kill -9) holding the key's transaction open: nothing of it committed, and
+      // the key is free the moment its connection is gone, not a minute later.
+      void fund(a, 'orphaned', { 'x-test-delay-ms': '10000' }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      await a.stop('SIGKILL');
+      const deadline = Date.now() + 10_000;
+      let retried = await fund(b, 'orphaned');
+      // PostgreSQL notices the dead connection within moments; until then the key is in use.
+      while (retried.status === 409 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        retried = await fund(b, 'orphaned');
+      }
+      expect(retried.status).toBe(200);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect(await balance(b, cl.token, account)).toBe(1400);
+    }, 120_000);
+  });
+});
