@@ -1,0 +1,164 @@
+// Statuses every implemented operation documents, produced for each from the spec: 413 for a body
+// over the limit, 415 for a body of another media type, 429 once its caller's clientId has failed
+// authentication too often; and, for every POST that creates something, the Idempotency-Key
+// rules: a replay is the stored response with exactly one effect, another request with the key
+// is 422.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { handlers } from '../../server/operations.ts';
+import { notImplemented } from '../../server/http/handler-types.ts';
+import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
+import { exampleRequest } from '../support/example-request.ts';
+import { deref, operations, type SpecOperation } from '../support/spec.ts';
+
+const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
+const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
+const withJsonBody = implemented.filter((o) => bodyTypes(o).includes('application/json'));
+const withMultipartBody = implemented.filter((o) => bodyTypes(o).includes('multipart/form-data'));
+const basicAuth = implemented.filter((o) => (o.operation.security ?? []).some((s) => 'basicAuth' in s));
+const cases = (list: SpecOperation[]) => list.map((o) => [o.operation.operationId, o] as const);
+
+describeServer('limits of every operation with a body', () => {
+  it.skipIf(isMock).each(cases(withJsonBody))('%s: 413 PAYLOAD_TOO_LARGE over 1 MB', async (_id, o) => {
+    const { path } = exampleRequest(o);
+    const res = await raw(o.method.toUpperCase(), path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it.skipIf(isMock).each(cases(withMultipartBody))('%s: 413 FILE_TOO_LARGE over 10 MiB', async (_id, o) => {
+    const { path, init } = exampleRequest(o);
+    const form = init.body as FormData;
+    form.set('file', new Blob([new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25)], { type: 'application/pdf' }), 'big.pdf');
+    const res = await raw(o.method.toUpperCase(), path, { body: form });
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE' });
+  });
+
+  it.skipIf(isMock).each(cases([...withJsonBody, ...withMultipartBody]))('%s: 415 UNSUPPORTED_MEDIA_TYPE for another media type', async (_id, o) => {
+    const { path } = exampleRequest(o);
+    const res = await raw(o.method.toUpperCase(), path, { headers: { 'content-type': 'text/plain' }, body: 'name=x' });
+    expect(res.status).toBe(415);
+    expect(await errorOf(res)).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+});
+
+describeServer('failed authentications', () => {
+  // One clientId locked out by 10 failures; then every operation refuses it before anything else.
+  const locked = randomBytes(16).toString('hex');
+  const lockedAuth = `Basic ${Buffer.from(`${locked}:wrong`).toString('base64')}`;
+  let lockedOut: Promise<void> | undefined;
+  const lockOut = () =>
+    (lockedOut ??= (async () => {
+      for (let i = 0; i < 10; i++) await raw('GET', '/config', { auth: false, headers: { Authorization: lockedAuth } });
+    })());
+
+  it.skipIf(isMock).each(cases(basicAuth))('%s: 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After', async (_id, o) => {
+    await lockOut();
+    const { path, init } = exampleRequest(o);
+    const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false, headers: { ...init.headers, Authorization: lockedAuth } });
+    expect(res.status).toBe(429);
+    expect(await errorOf(res)).toMatchObject({ code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** Two different valid requests for each POST that creates something, built on fresh state. */
+type Request = { path: string; body: () => string | FormData; headers?: Record<string, string> };
+async function newCustomer(customerType: 'INDIVIDUAL' | 'BUSINESS' = 'INDIVIDUAL') {
+  const body = customerType === 'BUSINESS' ? { customerType, platformCustomerId: `idem-${unique()}`, businessInfo: { legalName: 'Acme', country: 'US' } } : { customerType, platformCustomerId: `idem-${unique()}`, fullName: 'Jane Doe' };
+  const { data } = await api.POST('/customers', { body: body as never });
+  if (data === undefined) throw new Error('no customer');
+  return data.id;
+}
+
+const json = (value: unknown) => () => JSON.stringify(value);
+const usdAccount = (suffix: string) => ({ accountType: 'USD_ACCOUNT', accountNumber: `000123456${suffix}`, routingNumber: '021000021', bankAccountType: 'CHECKING', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
+const owner = (lastName: string, customerId: string) => ({
+  customerId,
+  roles: ['DIRECTOR'],
+  personalInfo: { firstName: 'Ada', lastName, birthDate: '1990-01-01', nationality: 'GB', address: { line1: '1 Main St', postalCode: '1', country: 'GB' }, idType: 'PASSPORT', identifier: 'X1' },
+});
+const upload = (holder: string, country: string) => () => {
+  const form = new FormData();
+  form.append('documentHolder', holder);
+  form.append('documentType', 'PASSPORT');
+  form.append('country', country);
+  form.append('file', new Blob(['%PDF-1.7\n'.padEnd(500, ' ')], { type: 'application/pdf' }), 'passport.pdf');
+  return form;
+};
+
+const creating: Record<string, () => Promise<[Request, Request, () => Promise<number>]>> = {
+  createToken: async () => {
+    const name = `idem ${unique()}`;
+    const count = async () => (await api.GET('/tokens', { params: { query: { name, limit: 100 } } })).data?.totalCount ?? -1;
+    return [{ path: '/tokens', body: json({ name, permissions: ['VIEW'] }) }, { path: '/tokens', body: json({ name, permissions: ['MANAGE'] }) }, count];
+  },
+  createCustomer: async () => {
+    const id = `idem-${unique()}`;
+    const count = async () => (await api.GET('/customers', { params: { query: { platformCustomerId: id } } })).data?.totalCount ?? -1;
+    return [{ path: '/customers', body: json({ customerType: 'INDIVIDUAL', platformCustomerId: id }) }, { path: '/customers', body: json({ customerType: 'INDIVIDUAL', platformCustomerId: id, fullName: 'Jane' }) }, count];
+  },
+  createBeneficialOwner: async () => {
+    const customerId = await newCustomer('BUSINESS');
+    const count = async () => (await api.GET('/beneficial-owners', { params: { query: { customerId } } })).data?.totalCount ?? -1;
+    return [{ path: '/beneficial-owners', body: json(owner('Lovelace', customerId)) }, { path: '/beneficial-owners', body: json(owner('Byron', customerId)) }, count];
+  },
+  uploadDocument: async () => {
+    const customerId = await newCustomer();
+    const count = async () => (await api.GET('/documents', { params: { query: { documentHolder: customerId } } })).data?.totalCount ?? -1;
+    return [{ path: '/documents', body: upload(customerId, 'US') }, { path: '/documents', body: upload(customerId, 'GB') }, count];
+  },
+  createVerification: async () => {
+    const customerId = await newCustomer();
+    const other = await newCustomer();
+    const count = async () => (await api.GET('/verifications', { params: { query: { customerId } } })).data?.totalCount ?? -1;
+    return [{ path: '/verifications', body: json({ customerId }) }, { path: '/verifications', body: json({ customerId: other }) }, count];
+  },
+  createCustomerExternalAccount: async () => {
+    const customerId = await newCustomer();
+    const count = async () => (await api.GET('/customers/external-accounts', { params: { query: { customerId } } })).data?.totalCount ?? -1;
+    return [
+      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: usdAccount('201') }) },
+      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: usdAccount('202') }) },
+      count,
+    ];
+  },
+  createPlatformExternalAccount: async () => {
+    const reference = `idem-${unique()}`;
+    const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;
+    const suffix = String(Math.floor(Math.random() * 90) + 210);
+    return [
+      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: { ...usdAccount(suffix), accountNumber: `${Date.now() % 1e9}${suffix}` } }) },
+      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: usdAccount('299') }) },
+      count,
+    ];
+  },
+};
+
+const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
+
+describe('Idempotency-Key on every POST that creates something', () => {
+  it('covers every implemented POST that takes an Idempotency-Key (fund has its own tests)', () => {
+    expect(takesKey.map((o) => o.operation.operationId).filter((id) => id !== 'fundSandboxInternalAccount').sort()).toEqual(Object.keys(creating).sort());
+  });
+
+  for (const [operationId, build] of Object.entries(creating)) {
+    itServer(`${operationId}: a replay is the stored response with one effect; another request with the key is 422`, async () => {
+      const [first, second, count] = await build();
+      const key = idempotencyKey();
+      const send = (r: Request) => raw('POST', r.path, { headers: { ...(typeof r.body() === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key }, body: r.body() });
+      const original = await send(first);
+      expect(original.status).toBeLessThan(300);
+      const replay = await send(first);
+      expect(replay.status).toBe(original.status);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replay.text()).toBe(await original.text());
+      expect(await count()).toBe(1);
+      const other = await send(second);
+      expect(other.status).toBe(422);
+      expect(await errorOf(other)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+      expect(await count()).toBe(1);
+    });
+  }
+});
