@@ -54,6 +54,7 @@ const violations: Record<string, (d: Doc) => void> = {
   'house/money-movement-idempotency-key': (d) => { createOp(d).parameters = []; },
   'house/error-responses-use-error-schema': (d) => { createOp(d).responses['401'].content['application/json'].schema = { $ref: '#/components/schemas/Widget' }; createOp(d).responses['401'].content['application/json'].examples.unauthorized.value = { name: 'x' }; },
   'house/input-validation-response': (d) => { delete listOp(d).responses['400']; },
+  'house/transport-error-responses': (d) => { delete createOp(d).responses['415']; },
   'house/media-types-have-named-examples': (d) => { delete createOp(d).requestBody.content['application/json'].examples; },
   'house/state-machine-valid': (d) => { d.components.schemas.Widget.properties.status['x-state-machine'].transitions[0].to = 'GONE'; },
 };
@@ -67,6 +68,13 @@ describe('house rules', () => {
     const doc = parse(valid);
     mutate(doc);
     expect(lint(doc, rule.replace('/', '-'))).toContain(rule);
+  });
+
+  it('house/money-movement-idempotency-key also fails a POST that creates something (201) without the key', () => {
+    const doc = parse(valid);
+    createOp(doc)['x-permission'] = 'MANAGE';
+    createOp(doc).parameters = [];
+    expect(lint(doc, 'creates-without-key')).toContain('house/money-movement-idempotency-key');
   });
 
   it('pass on the real spec with zero errors and zero warnings', () => {

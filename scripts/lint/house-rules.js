@@ -191,11 +191,13 @@ function MoneyMovementIdempotencyKey() {
   return pathOperations((op, ctx, pathItem) => {
     if (ctx.key !== 'post') return;
     const moves = op['x-permission'] === 'TRANSACT' || MONEY_AGENT_PERMISSIONS.includes(op['x-agent-permission']);
-    if (!moves) return;
+    // A POST answering 201 creates something: a retry must not create it twice.
+    const creates = Object.keys(op.responses ?? {}).includes('201');
+    if (!moves && !creates) return;
     const refs = [...(pathItem?.parameters ?? []), ...(op.parameters ?? [])].filter(isRef).map((p) => refName(p.$ref));
     if (!refs.includes('IdempotencyKey')) {
       ctx.report({
-        message: `A money-moving POST must reference the shared \`IdempotencyKey\` header parameter (${GUIDE}).`,
+        message: `A POST that ${moves ? 'moves money' : 'creates something (201)'} must reference the shared \`IdempotencyKey\` header parameter (${GUIDE}).`,
         location: ctx.location.key(),
       });
     }
@@ -225,6 +227,25 @@ function InputValidationResponse() {
     if (takesInput && op.responses?.['400'] === undefined) {
       ctx.report({
         message: `An operation with parameters or a request body documents \`400\` for invalid input (${GUIDE}).`,
+        location: ctx.location.child(['responses']).key(),
+      });
+    }
+  });
+}
+
+/**
+ * What the server answers before any operation's own logic runs is documented on every operation
+ * it applies to: `413` and `415` where there is a request body (size and media type), `429` where
+ * HTTP Basic is accepted (too many failed authentications).
+ */
+function TransportErrorResponses() {
+  return pathOperations((op, ctx) => {
+    const basic = (op.security ?? []).some((s) => s && 'basicAuth' in s);
+    const needed = [...(op.requestBody !== undefined ? ['413', '415'] : []), ...(basic ? ['429'] : [])];
+    const missing = needed.filter((code) => op.responses?.[code] === undefined);
+    if (missing.length > 0) {
+      ctx.report({
+        message: `Document ${missing.join(', ')}: every operation with a body answers 413 and 415, every Basic operation 429 (${GUIDE}).`,
         location: ctx.location.child(['responses']).key(),
       });
     }
@@ -296,6 +317,7 @@ export default function houseRules() {
         'money-movement-idempotency-key': MoneyMovementIdempotencyKey,
         'error-responses-use-error-schema': ErrorResponsesUseErrorSchema,
         'input-validation-response': InputValidationResponse,
+        'transport-error-responses': TransportErrorResponses,
         'media-types-have-named-examples': MediaTypesHaveNamedExamples,
         'state-machine-valid': StateMachineValid,
       },
