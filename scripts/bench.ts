@@ -37,6 +37,8 @@ async function server(env: NodeJS.ProcessEnv) {
   const port = await freePort();
   const child = await start([join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'server/main.ts'], {
     ...env, PORT: String(port), HOST: '127.0.0.1', PAYMENTS_CLIENT_ID: clientId, PAYMENTS_CLIENT_SECRET: clientSecret, LOG_LEVEL: 'silent',
+    // Production mode needs a master key; a fresh one per run.
+    PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'),
   }, `http://127.0.0.1:${port}/openapi.json`);
   return { base: `http://127.0.0.1:${port}/2025-10-13`, child };
 }

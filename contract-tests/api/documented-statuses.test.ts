@@ -143,6 +143,20 @@ describe('Idempotency-Key on every POST that creates something', () => {
     expect(takesKey.map((o) => o.operation.operationId).filter((id) => id !== 'fundSandboxInternalAccount').sort()).toEqual(Object.keys(creating).sort());
   });
 
+  itServer('only a request that reached its handler is recorded: a 400 or 403 before it leaves the key free', async () => {
+    const [valid] = await creating.createCustomer!();
+    const key = idempotencyKey();
+    const send = (body: string, headers: Record<string, string> = {}) =>
+      raw('POST', '/customers', { auth: headers.Authorization === undefined, headers: { 'content-type': 'application/json', 'Idempotency-Key': key, ...headers }, body });
+    expect((await send('{"customerType":"INDIVIDUAL","colour":"red"}')).status).toBe(400);
+    const { data: viewer } = await api.POST('/tokens', { body: { name: `viewer ${unique()}`, permissions: ['VIEW'] } });
+    // 403 for another credential: keys are per credential, so this one's key stays free as well.
+    expect((await send(valid.body() as string, { Authorization: `Basic ${btoa(`${viewer?.clientId}:${viewer?.clientSecret}`)}` })).status).toBe(403);
+    const created = await send(valid.body() as string);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   for (const [operationId, build] of Object.entries(creating)) {
     itServer(`${operationId}: a replay is the stored response with one effect; another request with the key is 422`, async () => {
       const [first, second, count] = await build();
