@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../client/index.ts';
-import { api, client, isMock, itServer, raw, unique } from '../support/api.ts';
+import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
 
 type Schemas = components['schemas'];
 type AccountInfo = Schemas['ExternalAccountInfo'];
@@ -234,12 +234,11 @@ describe('createCustomerExternalAccount', () => {
 
   it('400: rejects an invalid body with field errors', async () => {
     const res = await raw('POST', '/customers/external-accounts', json({ currency: 'usd', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: 'abc', routingNumber: '1' } }));
-    expect(res.status).toBe(400);
-    expect(await codeOf(res)).toBe('INVALID_INPUT');
+    await expectInvalidRequest(res);
     const unknownType = await raw('POST', '/customers/external-accounts', json({ currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', accountNumber: '123' } }));
-    expect(unknownType.status).toBe(400);
+    await expectInvalidRequest(unknownType);
     const extra = await raw('POST', '/customers/external-accounts', json({ currency: 'USD', status: 'ACTIVE', accountInfo: info.usd() }));
-    expect(extra.status).toBe(400);
+    await expectInvalidRequest(extra);
   });
 
   itServer('400: CURRENCY_MISMATCH when currency and accountType disagree', async () => {
@@ -498,8 +497,7 @@ describe('createPlatformExternalAccount', () => {
   it('400: the request is closed: no customerId, no defaultUmaDepositAccount', async () => {
     for (const extra of [{ customerId: exampleCustomer }, { defaultUmaDepositAccount: true }]) {
       const res = await raw('POST', '/platform/external-accounts', json({ currency: 'USD', accountInfo: info.usd(), ...extra }));
-      expect(res.status).toBe(400);
-      expect(await codeOf(res)).toBe('INVALID_INPUT');
+      await expectInvalidRequest(res);
     }
   });
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Middleware } from 'openapi-fetch';
-import { describe, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
 import { validateAgainst } from './schema-validator.ts';
 import { observedStatusesFile } from './observed-statuses.ts';
@@ -101,3 +101,17 @@ export interface ErrorBody {
 
 /** The error body of a raw response (already checked against the contract by raw()). */
 export const errorOf = async (res: Response): Promise<ErrorBody> => (await res.json()) as ErrorBody;
+
+/**
+ * Asserts a request the contract rejects as invalid: 400 INVALID_INPUT from the server. The Prism
+ * mock answers a validation failure with the first validation status the operation documents,
+ * which is 422 on operations that take an Idempotency-Key, with its example body.
+ */
+export async function expectInvalidRequest(res: Response): Promise<void> {
+  if (isMock) {
+    expect([400, 422]).toContain(res.status);
+    return;
+  }
+  expect(res.status).toBe(400);
+  expect((await errorOf(res)).code).toBe('INVALID_INPUT');
+}
