@@ -2,6 +2,7 @@
 // JPEG or PNG. The type is read from the file's first bytes; the declared part type must agree
 // with it (or be the generic application/octet-stream).
 import { ApiError, badRequest, invalidField } from '../shared/errors.ts';
+import type { UploadedFile } from '../shared/uploaded-file.ts';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -10,15 +11,6 @@ const SIGNATURES: Record<string, number[]> = {
   'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
   'image/jpeg': [0xff, 0xd8, 0xff],
 };
-
-/** A file part as the multipart parser hands it over. */
-export interface UploadedFile {
-  fieldname: string;
-  originalname: string;
-  mimetype: string;
-  size: number;
-  buffer: Buffer;
-}
 
 export interface CheckedFile {
   fileName: string;

@@ -7,7 +7,8 @@ import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { checkedFile, type CheckedFile, type UploadedFile } from './document-files.ts';
+import type { UploadedFile } from '../shared/uploaded-file.ts';
+import { checkedFile, type CheckedFile } from './document-files.ts';
 import { toDocument } from './documents.mapper.ts';
 import { deleteDocument as deleteRow, findDocument, insertDocument, listDocuments as listRows, markCustomerDocumentsSubmitted, replaceDocument as replaceRow, type DocumentRow } from './documents.repository.ts';
 

@@ -3,6 +3,7 @@
 // as ApiError. The map in server/operations.ts must name every operationId of the spec.
 import type { operations } from '../../generated/openapi.js';
 import type { RequestContext } from '../context.ts';
+import type { UploadedFile } from '../shared/uploaded-file.ts';
 
 /** Webhook operations (`receive<Event>Webhook`) are sent by the service, not served: no handler. */
 type WebhookOperationId = Extract<keyof operations, `receive${string}Webhook`>;
@@ -16,13 +17,7 @@ type BodyOf<T> = T extends { content: { 'application/json': infer B } }
     ? M
     : undefined;
 
-export interface UploadedFile {
-  fieldname: string;
-  originalname: string;
-  mimetype: string;
-  size: number;
-  buffer: Buffer;
-}
+export type { UploadedFile } from '../shared/uploaded-file.ts';
 
 export interface OperationRequest<K extends OperationId> {
   path: Parameters<K> extends { path: infer P } ? (P extends undefined ? Record<string, never> : NonNullable<P>) : Record<string, never>;
