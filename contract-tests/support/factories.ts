@@ -56,10 +56,10 @@ export async function createBusinessCustomer(overrides: BusinessOverrides = {}):
 }
 
 /**
- * The id of a new customer of that type, for tests that also run on the mock: the mock keeps
+ * The id of a new customer of that type (an individual by default), for tests that also run on the mock: the mock keeps
  * nothing, so there it is the spec's example customer of that type and nothing is created.
  */
-export async function newCustomerId<T extends CustomerType>(type: T, overrides?: Overrides<T>): Promise<string> {
+export async function newCustomerId<T extends CustomerType = 'INDIVIDUAL'>(type: T = 'INDIVIDUAL' as T, overrides?: Overrides<T>): Promise<string> {
   if (isMock) return type === 'BUSINESS' ? examples.businessCustomerId : examples.individualCustomerId;
   const customer = type === 'BUSINESS' ? await createBusinessCustomer(overrides as BusinessOverrides) : await createIndividualCustomer(overrides as IndividualOverrides);
   return customer.id;
