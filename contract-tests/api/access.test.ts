@@ -3,11 +3,12 @@
 // (401) and one from a token that has every permission but the one the operation names in
 // `x-permission` (403, before anything runs). Requests are built from the spec's own examples.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, errorOf, isMock, raw } from '../support/api.ts';
+import { isMock, raw } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
+import { createToken, type Permission } from '../support/factories.ts';
+import { basicAuth, codeOf } from '../support/raw-requests.ts';
 import { operations, type SpecOperation } from '../support/spec.ts';
 
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 const PERMISSIONS: Permission[] = ['VIEW', 'TRANSACT', 'MANAGE'];
 
 const schemesOf = (o: SpecOperation) => (o.operation.security ?? []).flatMap((s) => Object.keys(s));
@@ -19,8 +20,7 @@ const without: Partial<Record<Permission, string>> = {};
 beforeAll(async () => {
   if (isMock) return;
   for (const missing of PERMISSIONS) {
-    const { data } = await api.POST('/tokens', { body: { name: `without ${missing}`, permissions: PERMISSIONS.filter((p) => p !== missing) } });
-    without[missing] = `Basic ${btoa(`${data?.clientId}:${data?.clientSecret}`)}`;
+    without[missing] = basicAuth(await createToken(PERMISSIONS.filter((p) => p !== missing), `without ${missing}`));
   }
 });
 
@@ -29,12 +29,12 @@ describe('access', () => {
     const { path, init } = exampleRequest(o);
     const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false });
     expect(res.status).toBe(401);
-    expect((await errorOf(res)).code).toBe('UNAUTHORIZED');
+    expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
 
   it.skipIf(isMock).each(secured.map((o) => [o.operation.operationId, o] as const))('%s: 401 with wrong credentials', async (_id, o) => {
     const { path, init } = exampleRequest(o);
-    const wrong = schemesOf(o).includes('basicAuth') ? `Basic ${btoa('0123456789abcdef0123456789abcdef:not-the-secret')}` : 'Bearer not-a-token';
+    const wrong = schemesOf(o).includes('basicAuth') ? basicAuth({ clientId: '0123456789abcdef0123456789abcdef', clientSecret: 'not-the-secret' }) : 'Bearer not-a-token';
     const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: wrong }, auth: false });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(schemesOf(o).includes('basicAuth') ? /^Basic/ : /^Bearer/);
@@ -45,6 +45,6 @@ describe('access', () => {
     const { path, init } = exampleRequest(o);
     const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: without[needed] ?? '' }, auth: false });
     expect(res.status).toBe(403);
-    expect((await errorOf(res)).code).toBe('FORBIDDEN');
+    expect(await codeOf(res)).toBe('FORBIDDEN');
   });
 });
