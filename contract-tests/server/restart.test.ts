@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { freePort } from '../support/free-port.ts';
+import { basicAuth, jsonBody } from '../support/raw-requests.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-pglite-'));
@@ -45,8 +46,8 @@ describe('embedded database', () => {
       const clientId = /clientId:\s+(\S+)/.exec(output())?.[1];
       const clientSecret = /clientSecret:\s+(\S+)/.exec(output())?.[1];
       expect(clientId).toMatch(/^[0-9a-f]{32}$/);
-      const auth = { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`, 'content-type': 'application/json' };
-      const created = await fetch(`${base}/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'survives restarts', permissions: ['VIEW'] }) });
+      const auth = { Authorization: basicAuth({ clientId: clientId ?? '', clientSecret: clientSecret ?? '' }) };
+      const created = await fetch(`${base}/tokens`, { method: 'POST', ...jsonBody({ name: 'survives restarts', permissions: ['VIEW'] }, auth) });
       expect(created.status).toBe(201);
       return { auth, tokenId: ((await created.json()) as { id: string }).id };
     });
