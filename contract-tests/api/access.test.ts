@@ -4,11 +4,12 @@
 // `x-permission` (403, before anything runs). Requests are built from the spec's own examples.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, errorOf, isMock, raw } from '../support/api.ts';
+import { isMock, raw } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
+import { createToken, type Permission } from '../support/factories.ts';
+import { basicAuth, codeOf } from '../support/raw-requests.ts';
 import { operations, type SpecOperation } from '../support/spec.ts';
 
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 const PERMISSIONS: Permission[] = ['VIEW', 'TRANSACT', 'MANAGE'];
 
 const schemesOf = (o: SpecOperation) => (o.operation.security ?? []).flatMap((s) => Object.keys(s));
@@ -20,8 +21,7 @@ const without: Partial<Record<Permission, string>> = {};
 beforeAll(async () => {
   if (isMock) return;
   for (const missing of PERMISSIONS) {
-    const { data } = await api.POST('/tokens', { body: { name: `without ${missing}`, permissions: PERMISSIONS.filter((p) => p !== missing) } });
-    without[missing] = `Basic ${btoa(`${data?.clientId}:${data?.clientSecret}`)}`;
+    without[missing] = basicAuth(await createToken(PERMISSIONS.filter((p) => p !== missing), `without ${missing}`));
   }
 });
 
@@ -30,13 +30,13 @@ describe('access', () => {
     const { path, init } = exampleRequest(o);
     const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false });
     expect(res.status).toBe(401);
-    expect((await errorOf(res)).code).toBe('UNAUTHORIZED');
+    expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
 
   it.skipIf(isMock).each(secured.map((o) => [o.operation.operationId, o] as const))('%s: 401 with wrong credentials', async (_id, o) => {
     const { path, init } = exampleRequest(o);
     // A clientId of its own per case: failures of one clientId are rate limited (429 after 10).
-    const wrong = schemesOf(o).includes('basicAuth') ? `Basic ${btoa(`${randomBytes(16).toString('hex')}:not-the-secret`)}` : 'Bearer not-a-token';
+    const wrong = schemesOf(o).includes('basicAuth') ? basicAuth({ clientId: randomBytes(16).toString('hex'), clientSecret: 'not-the-secret' }) : 'Bearer not-a-token';
     const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: wrong }, auth: false });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(schemesOf(o).includes('basicAuth') ? /^Basic/ : /^Bearer/);
@@ -47,6 +47,6 @@ describe('access', () => {
     const { path, init } = exampleRequest(o);
     const res = await raw(o.method.toUpperCase(), path, { ...init, headers: { ...init.headers, Authorization: without[needed] ?? '' }, auth: false });
     expect(res.status).toBe(403);
-    expect((await errorOf(res)).code).toBe('FORBIDDEN');
+    expect(await codeOf(res)).toBe('FORBIDDEN');
   });
 });

@@ -1,59 +1,20 @@
 // Beneficial owners: createBeneficialOwner (with the sandbox KYC rule), listBeneficialOwners,
 // getBeneficialOwner, updateBeneficialOwner.
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import type { components } from '../../generated/openapi.js';
+import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
+import { createBeneficialOwner, createIndividualCustomer, deleteCustomer, examples, newCustomerId, ownerPersonalInfo, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
-type CreateRequest = components['schemas']['BeneficialOwnerCreateRequest'];
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
-
-const exampleBusiness = 'Customer:019542f5-b3e7-1d02-0000-000000000011';
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
-const json = { 'content-type': 'application/json' };
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
-
-const personalInfo = (lastName = 'Smith'): CreateRequest['personalInfo'] => ({
-  firstName: 'John',
-  lastName,
-  birthDate: '1978-11-05',
-  nationality: 'US',
-  address: { line1: '1200 Valencia Street', postalCode: '94110', country: 'US' },
-  idType: 'SSN',
-  identifier: '987-65-4321',
-});
-
-async function newBusiness(): Promise<string> {
-  if (isMock) return exampleBusiness;
-  const { data, response } = await api.POST('/customers', {
-    body: { customerType: 'BUSINESS', platformCustomerId: `bo-${unique()}`, businessInfo: { legalName: 'Acme Corporation', country: 'US' } },
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? '';
-}
-
-async function newOwner(customerId: string, fields: Partial<CreateRequest> = {}) {
-  const { data, response, error } = await api.POST('/beneficial-owners', {
-    body: { customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, personalInfo: personalInfo(), ...fields },
-  });
-  expect(response.status, JSON.stringify(error)).toBe(201);
-  if (data === undefined) throw new Error('no beneficial owner');
-  return data;
-}
-
-async function limitedClient(permissions: Permission[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `limited ${unique()}`, permissions } });
-  if (data?.clientSecret === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret });
-}
 
 const getOwner = (beneficialOwnerId: string) => api.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } } });
-const deleteCustomer = (customerId: string) => api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
 
 describe('createBeneficialOwner', () => {
   it('201: adds the owner, checked at once, without returning the identifier', async () => {
-    const customerId = await newBusiness();
-    const owner = await newOwner(customerId, { personalInfo: { ...personalInfo(), middleName: 'Robert', email: 'john@example.com' } });
+    const customerId = await newCustomerId('BUSINESS');
+    const owner = await createBeneficialOwner(customerId, { personalInfo: { ...ownerPersonalInfo(), middleName: 'Robert', email: 'john@example.com' } });
     expect(owner.personalInfo).not.toHaveProperty('identifier');
     if (isMock) return;
     expect(owner).toMatchObject({ customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, kycStatus: 'APPROVED', personalInfo: { lastName: 'Smith', middleName: 'Robert' } });
@@ -62,28 +23,28 @@ describe('createBeneficialOwner', () => {
   });
 
   itServer('201: sandbox KYC on the last 3 characters of lastName: 001 PENDING, 002 REJECTED, else APPROVED', async () => {
-    const customerId = await newBusiness();
+    const customerId = await newCustomerId('BUSINESS');
     const cases = { Garcia001: 'PENDING', Garcia002: 'REJECTED', Garcia003: 'APPROVED', Garcia: 'APPROVED' } as const;
     for (const [lastName, kycStatus] of Object.entries(cases)) {
-      const owner = await newOwner(customerId, { roles: ['COMPANY_OFFICER'], ownershipPercentage: undefined, personalInfo: personalInfo(lastName) });
+      const owner = await createBeneficialOwner(customerId, { roles: ['COMPANY_OFFICER'], ownershipPercentage: undefined, personalInfo: ownerPersonalInfo(lastName) });
       expect(owner.kycStatus, lastName).toBe(kycStatus);
       expect((await getOwner(owner.id)).data?.kycStatus).toBe(kycStatus);
     }
   });
 
   itServer('201: ownershipPercentage is optional for roles other than UBO', async () => {
-    const owner = await newOwner(await newBusiness(), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
     expect(owner).not.toHaveProperty('ownershipPercentage');
   });
 
   it('400: rejects an invalid body', async () => {
-    const res = await raw('POST', '/beneficial-owners', { headers: json, body: JSON.stringify({ customerId: exampleBusiness, roles: [], ownershipPercentage: 120, personalInfo: {} }) });
+    const res = await raw('POST', '/beneficial-owners', jsonBody({ customerId: examples.businessCustomerId, roles: [], ownershipPercentage: 120, personalInfo: {} }));
     await expectInvalidRequest(res);
   });
 
   itServer('400: a UBO needs ownershipPercentage', async () => {
-    const customerId = await newBusiness();
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['UBO'], personalInfo: personalInfo() } });
+    const customerId = await newCustomerId('BUSINESS');
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['UBO'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: '/ownershipPercentage' }] } });
     const { data } = await api.GET('/beneficial-owners', { params: { query: { customerId } } });
@@ -91,35 +52,35 @@ describe('createBeneficialOwner', () => {
   });
 
   itServer('400: CUSTOMER_NOT_BUSINESS for an individual customer', async () => {
-    const { data: individual } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL' } });
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: individual?.id ?? '', roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    const individual = await createIndividualCustomer();
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: individual.id, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'CUSTOMER_NOT_BUSINESS' });
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/beneficial-owners', { auth: false, headers: json, body: JSON.stringify({ customerId: exampleBusiness, roles: ['DIRECTOR'], personalInfo: personalInfo() }) });
+    const res = await raw('POST', '/beneficial-owners', { auth: false, ...jsonBody({ customerId: examples.businessCustomerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() }) });
     expect(res.status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
-    const customerId = await newBusiness();
-    const viewer = await limitedClient(['VIEW', 'TRANSACT']);
-    const { response, error } = await viewer.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    const customerId = await newCustomerId('BUSINESS');
+    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
+    const { response, error } = await viewer.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   itServer('404: unknown customer', async () => {
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: missingCustomer, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: missingCustomer, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
   });
 
   itServer('410: deleted customer', async () => {
-    const customerId = await newBusiness();
+    const customerId = await newCustomerId('BUSINESS');
     await deleteCustomer(customerId);
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: personalInfo() } });
+    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
   });
@@ -133,9 +94,9 @@ describe('listBeneficialOwners', () => {
   });
 
   itServer("200: one customer's owners, newest first, paged, never showing identifiers", async () => {
-    const customerId = await newBusiness();
-    const created = [await newOwner(customerId), await newOwner(customerId), await newOwner(customerId)];
-    await newOwner(await newBusiness());
+    const customerId = await newCustomerId('BUSINESS');
+    const created = [await createBeneficialOwner(customerId), await createBeneficialOwner(customerId), await createBeneficialOwner(customerId)];
+    await createBeneficialOwner(await newCustomerId('BUSINESS'));
     const first = await api.GET('/beneficial-owners', { params: { query: { customerId, limit: 2 } } });
     expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
     expect(first.data?.data.map((o) => o.id)).toEqual([created[2]?.id, created[1]?.id]);
@@ -155,14 +116,14 @@ describe('listBeneficialOwners', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const manager = await limitedClient(['MANAGE']);
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/beneficial-owners')).response.status).toBe(403);
   });
 });
 
 describe('getBeneficialOwner', () => {
   it('200: returns the owner', async () => {
-    const owner = await newOwner(await newBusiness());
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
     const { data, response } = await getOwner(owner.id);
     expect(response.status).toBe(200);
     expect(data?.id).toMatch(/^BeneficialOwner:/);
@@ -179,8 +140,8 @@ describe('getBeneficialOwner', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const owner = await newOwner(await newBusiness());
-    const manager = await limitedClient(['MANAGE']);
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } } })).response.status).toBe(403);
   });
 });
@@ -190,7 +151,7 @@ describe('updateBeneficialOwner', () => {
     api.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } }, body });
 
   it('200: changes only the fields sent', async () => {
-    const owner = await newOwner(await newBusiness(), { personalInfo: { ...personalInfo(), phoneNumber: '+14155550177' } });
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'), { personalInfo: { ...ownerPersonalInfo(), phoneNumber: '+14155550177' } });
     const { data, response } = await patch(owner.id, { ownershipPercentage: 55, personalInfo: { email: 'j.smith@example.com', idType: 'PASSPORT', identifier: 'P123' } });
     expect(response.status).toBe(200);
     expect(data?.personalInfo).not.toHaveProperty('identifier');
@@ -200,7 +161,7 @@ describe('updateBeneficialOwner', () => {
   });
 
   itServer('200: a new lastName runs the check again (sandbox rule); other changes keep kycStatus', async () => {
-    const owner = await newOwner(await newBusiness());
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
     expect((await patch(owner.id, { personalInfo: { lastName: 'Smith002' } })).data?.kycStatus).toBe('REJECTED');
     expect((await patch(owner.id, { roles: ['DIRECTOR'] })).data?.kycStatus).toBe('REJECTED');
     expect((await patch(owner.id, { personalInfo: { lastName: 'Smith001' } })).data?.kycStatus).toBe('PENDING');
@@ -209,7 +170,7 @@ describe('updateBeneficialOwner', () => {
   });
 
   itServer('400: roles including UBO need an ownershipPercentage', async () => {
-    const owner = await newOwner(await newBusiness(), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'), { roles: ['DIRECTOR'], ownershipPercentage: undefined });
     const { response, error } = await patch(owner.id, { roles: ['UBO'] });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_INPUT' });
@@ -218,18 +179,18 @@ describe('updateBeneficialOwner', () => {
   });
 
   it('400: rejects an invalid body', async () => {
-    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { headers: json, body: JSON.stringify({ personalInfo: { idType: 'SSN' } }) });
+    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, jsonBody({ personalInfo: { idType: 'SSN' } }));
     expect(res.status).toBe(400);
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { auth: false, headers: json, body: JSON.stringify({ ownershipPercentage: 5 }) });
+    const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { auth: false, ...jsonBody({ ownershipPercentage: 5 }) });
     expect(res.status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
-    const owner = await newOwner(await newBusiness());
-    const viewer = await limitedClient(['VIEW']);
+    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
+    const viewer = await tokenWith(['VIEW']);
     const { response } = await viewer.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } }, body: { ownershipPercentage: 5 } });
     expect(response.status).toBe(403);
   });
@@ -241,8 +202,8 @@ describe('updateBeneficialOwner', () => {
   });
 
   itServer('410: the owner of a deleted customer', async () => {
-    const customerId = await newBusiness();
-    const owner = await newOwner(customerId);
+    const customerId = await newCustomerId('BUSINESS');
+    const owner = await createBeneficialOwner(customerId);
     await deleteCustomer(customerId);
     const { response, error } = await patch(owner.id, { ownershipPercentage: 5 });
     expect(response.status).toBe(410);

@@ -1,57 +1,20 @@
 // Customers: createCustomer, listCustomers, getCustomer, updateCustomer, deleteCustomer.
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
-
-type IndividualCreate = components['schemas']['IndividualCustomerCreateRequest'];
-type BusinessCreate = components['schemas']['BusinessCustomerCreateRequest'];
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
+import type { components } from '../../generated/openapi.js';
+import { api, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import { createBusinessCustomer, createIndividualCustomer, customerInternalAccounts, deleteCustomer, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
-const json = { 'content-type': 'application/json' };
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
-
-async function newIndividual(fields: Partial<IndividualCreate> = {}) {
-  const { data, response, error } = await api.POST('/customers', {
-    body: { customerType: 'INDIVIDUAL', platformCustomerId: `ind-${unique()}`, fullName: 'Jane Doe', ...fields },
-  });
-  expect(response.status, JSON.stringify(error)).toBe(201);
-  if (data?.customerType !== 'INDIVIDUAL') throw new Error('no individual customer');
-  return data;
-}
-
-async function newBusiness(fields: Partial<BusinessCreate> = {}) {
-  const { data, response, error } = await api.POST('/customers', {
-    body: {
-      customerType: 'BUSINESS',
-      platformCustomerId: `biz-${unique()}`,
-      businessInfo: { legalName: 'Acme Corporation', country: 'US', registrationNumber: 'C4829123' },
-      ...fields,
-    },
-  });
-  expect(response.status, JSON.stringify(error)).toBe(201);
-  if (data?.customerType !== 'BUSINESS') throw new Error('no business customer');
-  return data;
-}
-
-/** A client whose token has only the given permissions. */
-async function limitedClient(permissions: Permission[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `limited ${unique()}`, permissions } });
-  if (data?.clientSecret === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret });
-}
 
 const getCustomer = (customerId: string) => api.GET('/customers/{customerId}', { params: { path: { customerId } } });
 
-async function accountCurrencies(customerId: string): Promise<string[]> {
-  const { data, response } = await api.GET('/customers/internal-accounts', { params: { query: { customerId } } });
-  expect(response.status).toBe(200);
-  return (data?.data ?? []).map((a) => a.balance.currency.code).sort();
-}
+const accountCurrencies = async (customerId: string): Promise<string[]> => (await customerInternalAccounts(customerId)).map((a) => a.balance.currency.code).sort();
 
 describe('createCustomer', () => {
   it('201: creates an individual customer, UNVERIFIED, without returning the identifier', async () => {
-    const customer = await newIndividual({
+    const customer = await createIndividualCustomer({
+      fullName: 'Jane Doe',
       region: 'US',
       currencies: ['USD', 'EUR'],
       email: 'jane.doe@example.com',
@@ -72,7 +35,7 @@ describe('createCustomer', () => {
   });
 
   itServer('201: creates a business customer, UNVERIFIED', async () => {
-    const customer = await newBusiness({ address: { line1: '500 Howard Street', postalCode: '94105', country: 'US' } });
+    const customer = await createBusinessCustomer({ businessInfo: { registrationNumber: 'C4829123' }, address: { line1: '500 Howard Street', postalCode: '94105', country: 'US' } });
     expect(customer).toMatchObject({ customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123' } });
     expect(customer).not.toHaveProperty('kycStatus');
     const { data } = await getCustomer(customer.id);
@@ -85,22 +48,22 @@ describe('createCustomer', () => {
     expect(data?.platformCustomerId).toMatch(/^[0-9a-f-]{36}$/);
     expect(data?.umaAddress).toMatch(/^\$[A-Za-z0-9._+-]+@sandbox\.uma\.money$/);
     expect(data?.currencies).toEqual(['USD']);
-    const other = await newIndividual();
+    const other = await createIndividualCustomer();
     expect(other.umaAddress).not.toBe(data?.umaAddress);
   });
 
   itServer('201: opens one internal account per currency', async () => {
-    const customer = await newIndividual({ currencies: ['USD', 'EUR', 'BTC'] });
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR', 'BTC'] });
     expect(await accountCurrencies(customer.id)).toEqual(['BTC', 'EUR', 'USD']);
   });
 
   it('400: rejects an invalid body', async () => {
-    const res = await raw('POST', '/customers', { headers: json, body: JSON.stringify({ customerType: 'INDIVIDUAL', email: 'not-an-email', kycStatus: 'APPROVED' }) });
+    const res = await raw('POST', '/customers', jsonBody({ customerType: 'INDIVIDUAL', email: 'not-an-email', kycStatus: 'APPROVED' }));
     await expectInvalidRequest(res);
   });
 
   it('400: a business needs businessInfo', async () => {
-    const res = await raw('POST', '/customers', { headers: json, body: JSON.stringify({ customerType: 'BUSINESS' }) });
+    const res = await raw('POST', '/customers', jsonBody({ customerType: 'BUSINESS' }));
     await expectInvalidRequest(res);
   });
 
@@ -114,20 +77,20 @@ describe('createCustomer', () => {
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/customers', { auth: false, headers: json, body: JSON.stringify({ customerType: 'INDIVIDUAL' }) });
+    const res = await raw('POST', '/customers', { auth: false, ...jsonBody({ customerType: 'INDIVIDUAL' }) });
     expect(res.status).toBe(401);
     expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
 
   itServer('403: needs MANAGE', async () => {
-    const viewer = await limitedClient(['VIEW', 'TRANSACT']);
+    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
     const { response, error } = await viewer.POST('/customers', { body: { customerType: 'INDIVIDUAL' } });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   itServer('409: a taken platformCustomerId, and nothing is created', async () => {
-    const first = await newIndividual({ currencies: ['USD'] });
+    const first = await createIndividualCustomer({ currencies: ['USD'] });
     const { response, error } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: first.platformCustomerId } });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ code: 'PLATFORM_CUSTOMER_ID_EXISTS' });
@@ -136,7 +99,7 @@ describe('createCustomer', () => {
   });
 
   itServer('409: a taken umaAddress, in any letter case', async () => {
-    const first = await newIndividual();
+    const first = await createIndividualCustomer();
     for (const umaAddress of [first.umaAddress, first.umaAddress.toUpperCase()]) {
       const { response, error } = await api.POST('/customers', { body: { customerType: 'BUSINESS', umaAddress, businessInfo: { legalName: 'Other', country: 'US' } } });
       expect(response.status, umaAddress).toBe(409);
@@ -155,7 +118,7 @@ describe('listCustomers', () => {
   itServer('200: pages newest first with opaque cursors', async () => {
     // Only this test creates customers of region NZ.
     const region = 'NZ';
-    const created = [await newIndividual({ region }), await newIndividual({ region }), await newIndividual({ region })];
+    const created = [await createIndividualCustomer({ region }), await createIndividualCustomer({ region }), await createIndividualCustomer({ region })];
     const createdAfter = created[0]?.createdAt ?? '';
     const first = await api.GET('/customers', { params: { query: { region, createdAfter, limit: 2 } } });
     expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
@@ -169,8 +132,8 @@ describe('listCustomers', () => {
   });
 
   itServer('200: filters by type, currency, umaAddress, verification status', async () => {
-    const ind = await newIndividual({ currencies: ['USD', 'GBP'] });
-    const biz = await newBusiness();
+    const ind = await createIndividualCustomer({ currencies: ['USD', 'GBP'] });
+    const biz = await createBusinessCustomer();
     const byUma = await api.GET('/customers', { params: { query: { umaAddress: ind.umaAddress } } });
     expect(byUma.data?.data.map((c) => c.id)).toEqual([ind.id]);
     const byType = await api.GET('/customers', { params: { query: { customerType: 'BUSINESS', platformCustomerId: ind.platformCustomerId } } });
@@ -186,8 +149,8 @@ describe('listCustomers', () => {
   });
 
   itServer('200: leaves deleted customers out unless isIncludingDeleted', async () => {
-    const customer = await newIndividual();
-    await api.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
+    const customer = await createIndividualCustomer();
+    await deleteCustomer(customer.id);
     const platformCustomerId = customer.platformCustomerId;
     const without = await api.GET('/customers', { params: { query: { platformCustomerId } } });
     expect(without.data?.totalCount).toBe(0);
@@ -211,7 +174,7 @@ describe('listCustomers', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const manager = await limitedClient(['MANAGE']);
+    const manager = await tokenWith(['MANAGE']);
     const { response } = await manager.GET('/customers');
     expect(response.status).toBe(403);
   });
@@ -219,7 +182,7 @@ describe('listCustomers', () => {
 
 describe('getCustomer', () => {
   it('200: returns the customer', async () => {
-    const customer = await newIndividual();
+    const customer = await createIndividualCustomer();
     const { data, response } = await getCustomer(customer.id);
     expect(response.status).toBe(200);
     expect(data?.id).toMatch(/^Customer:/);
@@ -236,8 +199,8 @@ describe('getCustomer', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const customer = await newIndividual();
-    const manager = await limitedClient(['MANAGE']);
+    const customer = await createIndividualCustomer();
+    const manager = await tokenWith(['MANAGE']);
     const { response } = await manager.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
     expect(response.status).toBe(403);
   });
@@ -248,7 +211,7 @@ describe('updateCustomer', () => {
     api.PATCH('/customers/{customerId}', { params: { path: { customerId } }, body });
 
   it('200: changes only the fields sent', async () => {
-    const customer = await newIndividual({ email: 'old@example.com', birthDate: '1990-04-21', identifier: '123-45-6789', idType: 'SSN' });
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe', email: 'old@example.com', birthDate: '1990-04-21', identifier: '123-45-6789', idType: 'SSN' });
     const { data, response } = await patch(customer.id, { customerType: 'INDIVIDUAL', phoneNumber: '+14155550199', idType: 'PASSPORT', identifier: 'X1234567' });
     expect(response.status).toBe(200);
     expect(data).not.toHaveProperty('identifier');
@@ -259,7 +222,7 @@ describe('updateCustomer', () => {
   });
 
   itServer('200: merges businessInfo field by field and replaces address', async () => {
-    const customer = await newBusiness({ address: { line1: 'Old street 1', line2: 'Floor 2', postalCode: '1000', country: 'US' } });
+    const customer = await createBusinessCustomer({ businessInfo: { registrationNumber: 'C4829123' }, address: { line1: 'Old street 1', line2: 'Floor 2', postalCode: '1000', country: 'US' } });
     const { data } = await patch(customer.id, { customerType: 'BUSINESS', businessInfo: { taxId: '12-3456789' }, address: { line1: 'New street 9', postalCode: '2000', country: 'US' } });
     expect(data).toMatchObject({ businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123', taxId: '12-3456789' }, kybStatus: 'UNVERIFIED' });
     if (data?.customerType !== 'BUSINESS') throw new Error('not a business');
@@ -267,21 +230,21 @@ describe('updateCustomer', () => {
   });
 
   itServer('200: added currencies get internal accounts', async () => {
-    const customer = await newIndividual({ currencies: ['USD'] });
+    const customer = await createIndividualCustomer({ currencies: ['USD'] });
     const { data } = await patch(customer.id, { customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR', 'MXN'] });
     expect(data?.currencies).toEqual(['USD', 'EUR', 'MXN']);
     expect(await accountCurrencies(customer.id)).toEqual(['EUR', 'MXN', 'USD']);
   });
 
   itServer('400: customerType must be the current type', async () => {
-    const customer = await newIndividual();
+    const customer = await createIndividualCustomer();
     const { response, error } = await patch(customer.id, { customerType: 'BUSINESS', email: 'x@example.com' });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   itServer('400: currencies must keep every current currency', async () => {
-    const customer = await newIndividual({ currencies: ['USD', 'EUR'] });
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR'] });
     const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', currencies: ['EUR', 'GBP'] });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_INPUT' });
@@ -290,18 +253,18 @@ describe('updateCustomer', () => {
   });
 
   it('400: region and platformCustomerId cannot be changed', async () => {
-    const res = await raw('PATCH', `/customers/${missingCustomer}`, { headers: json, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'FR' }) });
+    const res = await raw('PATCH', `/customers/${missingCustomer}`, jsonBody({ customerType: 'INDIVIDUAL', region: 'FR' }));
     expect(res.status).toBe(400);
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('PATCH', `/customers/${missingCustomer}`, { auth: false, headers: json, body: JSON.stringify({ customerType: 'INDIVIDUAL' }) });
+    const res = await raw('PATCH', `/customers/${missingCustomer}`, { auth: false, ...jsonBody({ customerType: 'INDIVIDUAL' }) });
     expect(res.status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
-    const customer = await newIndividual();
-    const viewer = await limitedClient(['VIEW']);
+    const customer = await createIndividualCustomer();
+    const viewer = await tokenWith(['VIEW']);
     const { response } = await viewer.PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { customerType: 'INDIVIDUAL', email: 'x@example.com' } });
     expect(response.status).toBe(403);
   });
@@ -313,8 +276,8 @@ describe('updateCustomer', () => {
   });
 
   itServer('409: a umaAddress taken by another customer', async () => {
-    const taken = await newIndividual();
-    const customer = await newIndividual();
+    const taken = await createIndividualCustomer();
+    const customer = await createIndividualCustomer();
     const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', umaAddress: taken.umaAddress });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ code: 'UMA_ADDRESS_EXISTS' });
@@ -322,8 +285,8 @@ describe('updateCustomer', () => {
   });
 
   itServer('410: a deleted customer cannot be changed', async () => {
-    const customer = await newIndividual();
-    await api.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
+    const customer = await createIndividualCustomer();
+    await deleteCustomer(customer.id);
     const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', email: 'x@example.com' });
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
@@ -334,7 +297,7 @@ describe('deleteCustomer', () => {
   const remove = (customerId: string) => api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
 
   it('200: soft-deletes the customer, which stays readable', async () => {
-    const customer = await newIndividual();
+    const customer = await createIndividualCustomer();
     const { data, response } = await remove(customer.id);
     expect(response.status).toBe(200);
     expect(data?.isDeleted).toBe(true);
@@ -344,7 +307,7 @@ describe('deleteCustomer', () => {
   });
 
   itServer('410: deleting again', async () => {
-    const customer = await newIndividual();
+    const customer = await createIndividualCustomer();
     await remove(customer.id);
     const { response, error } = await remove(customer.id);
     expect(response.status).toBe(410);
@@ -361,8 +324,8 @@ describe('deleteCustomer', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const customer = await newIndividual();
-    const viewer = await limitedClient(['VIEW']);
+    const customer = await createIndividualCustomer();
+    const viewer = await tokenWith(['VIEW']);
     const { response } = await viewer.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
     expect(response.status).toBe(403);
     expect((await getCustomer(customer.id)).data?.isDeleted).toBe(false);

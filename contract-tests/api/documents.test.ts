@@ -1,24 +1,23 @@
 // Documents: uploadDocument and replaceDocument (multipart/form-data, file rules), listDocuments,
 // getDocument, deleteDocument (refused once a verification used the document).
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import type { components } from '../../generated/openapi.js';
+import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
+import { createBeneficialOwner, createIndividualCustomer, deleteCustomer, examples, newCustomerId, tokenWith } from '../support/factories.ts';
+import { codeOf } from '../support/raw-requests.ts';
 
 type UploadFields = Omit<components['schemas']['DocumentUploadRequest'], 'file'>;
 type ReplaceFields = Omit<components['schemas']['DocumentReplaceRequest'], 'file'>;
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 interface FileSpec {
   content: Uint8Array;
   type: string;
   name: string;
 }
 
-const exampleCustomer = 'Customer:019542f5-b3e7-1d02-0000-000000000001';
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingDocument = 'Document:019542f5-b3e7-1d02-0000-0000000000ff';
 const MAX = 10 * 1024 * 1024;
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
 
 const bytes = (head: number[] | string, size: number): Uint8Array => {
   const out = new Uint8Array(size).fill(0x20);
@@ -45,29 +44,6 @@ const replace = (documentId: string, fields: ReplaceFields, file: FileSpec | und
 const getDocument = (documentId: string) => api.GET('/documents/{documentId}', { params: { path: { documentId } } });
 const deleteDocument = (documentId: string, via = api) => via.DELETE('/documents/{documentId}', { params: { path: { documentId } } });
 
-async function newCustomer(customerType: 'INDIVIDUAL' | 'BUSINESS' = 'INDIVIDUAL'): Promise<string> {
-  if (isMock) return exampleCustomer;
-  const { data, response } = await api.POST('/customers', {
-    body: customerType === 'INDIVIDUAL'
-      ? { customerType, platformCustomerId: `doc-${unique()}`, fullName: 'Jane Doe' }
-      : { customerType, platformCustomerId: `doc-${unique()}`, businessInfo: { legalName: 'Acme Corporation', country: 'US', registrationNumber: 'C4829123' } },
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? '';
-}
-
-async function newOwner(customerId: string): Promise<string> {
-  const { data, response } = await api.POST('/beneficial-owners', {
-    body: {
-      customerId,
-      roles: ['DIRECTOR'],
-      personalInfo: { firstName: 'John', lastName: 'Smith', birthDate: '1978-11-05', nationality: 'US', address: { line1: '1 Main St', postalCode: '94110', country: 'US' }, idType: 'SSN', identifier: '987-65-4321' },
-    },
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? '';
-}
-
 async function newDocument(documentHolder: string, fields: Partial<UploadFields> = {}) {
   const { data, response, error } = await upload({ documentHolder, documentType: 'PASSPORT', country: 'US', ...fields });
   expect(response.status, JSON.stringify(error)).toBe(201);
@@ -75,17 +51,9 @@ async function newDocument(documentHolder: string, fields: Partial<UploadFields>
   return data;
 }
 
-async function limitedClient(permissions: Permission[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `limited ${unique()}`, permissions } });
-  if (data?.clientSecret === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret });
-}
-
-const deleteCustomer = (customerId: string) => api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
-
 describe('uploadDocument', () => {
   it('201: stores a PDF for a customer and describes it', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const { data, response } = await upload(
       { documentHolder: customerId, documentType: 'PASSPORT', country: 'US', documentNumber: '563891247', issuingAuthority: 'U.S. Department of State' },
       pdf(2048, 'jane-doe-passport.pdf'),
@@ -98,7 +66,7 @@ describe('uploadDocument', () => {
   });
 
   itServer('201: PNG and JPEG files, for a beneficial owner, with a side', async () => {
-    const ownerId = await newOwner(await newCustomer('BUSINESS'));
+    const ownerId = (await createBeneficialOwner(await newCustomerId('BUSINESS'))).id;
     const front = await upload({ documentHolder: ownerId, documentType: 'DRIVERS_LICENSE', country: 'US', side: 'FRONT' }, jpeg());
     expect(front.data).toMatchObject({ documentHolder: ownerId, side: 'FRONT', contentType: 'image/jpeg', sizeBytes: 400, fileName: 'licence-front.jpg' });
     const selfie = await upload({ documentHolder: ownerId, documentType: 'SELFIE', country: 'US' }, { ...png(), name: 'Führerschein-Müller.png' });
@@ -107,14 +75,14 @@ describe('uploadDocument', () => {
   });
 
   itServer('201: a file of exactly 10 MiB is accepted; the type comes from the content', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const { data, response } = await upload({ documentHolder: customerId, documentType: 'BANK_STATEMENT', country: 'US' }, { ...pdf(MAX), type: 'application/octet-stream' });
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ sizeBytes: MAX, contentType: 'application/pdf' });
   });
 
   itServer('400: UNSUPPORTED_FILE_TYPE for another type, or content that does not match', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const fields: UploadFields = { documentHolder: customerId, documentType: 'PASSPORT', country: 'US' };
     const text = { content: new TextEncoder().encode('just text'), type: 'text/plain', name: 'notes.txt' };
     const disguised = { content: new TextEncoder().encode('MZ not really a pdf'), type: 'application/pdf', name: 'virus.pdf' };
@@ -128,7 +96,7 @@ describe('uploadDocument', () => {
   });
 
   itServer('413: FILE_TOO_LARGE above 10 MiB', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const { response, error } = await upload({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' }, pdf(MAX + 1));
     expect(response.status).toBe(413);
     expect(error?.code).toBe('FILE_TOO_LARGE');
@@ -139,12 +107,12 @@ describe('uploadDocument', () => {
   it('400: rejects invalid fields and a missing file', async () => {
     const res = await raw('POST', '/documents', { body: formData({ documentHolder: 'Account:1', documentType: 'PASSPORT', country: 'US' }, pdf()) });
     await expectInvalidRequest(res);
-    const noFile = await raw('POST', '/documents', { body: formData({ documentHolder: exampleCustomer, documentType: 'PASSPORT', country: 'US' }, undefined) });
+    const noFile = await raw('POST', '/documents', { body: formData({ documentHolder: examples.individualCustomerId, documentType: 'PASSPORT', country: 'US' }, undefined) });
     await expectInvalidRequest(noFile);
   });
 
   itServer('400: the file part must be a file, not text', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const form = formData({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US', file: '%PDF-1.7 inline' }, undefined);
     const res = await raw('POST', '/documents', { body: form });
     expect(res.status).toBe(400);
@@ -152,13 +120,13 @@ describe('uploadDocument', () => {
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/documents', { auth: false, body: formData({ documentHolder: exampleCustomer, documentType: 'PASSPORT', country: 'US' }, pdf()) });
+    const res = await raw('POST', '/documents', { auth: false, body: formData({ documentHolder: examples.individualCustomerId, documentType: 'PASSPORT', country: 'US' }, pdf()) });
     expect(res.status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
-    const customerId = await newCustomer();
-    const viewer = await limitedClient(['VIEW', 'TRANSACT']);
+    const customerId = await newCustomerId();
+    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
     const { response } = await upload({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' }, pdf(), viewer);
     expect(response.status).toBe(403);
   });
@@ -173,10 +141,10 @@ describe('uploadDocument', () => {
   });
 
   itServer("410: a holder whose customer is deleted (the customer, or a beneficial owner's business)", async () => {
-    const individual = await newCustomer();
+    const individual = await newCustomerId();
     await deleteCustomer(individual);
-    const business = await newCustomer('BUSINESS');
-    const ownerId = await newOwner(business);
+    const business = await newCustomerId('BUSINESS');
+    const ownerId = (await createBeneficialOwner(business)).id;
     await deleteCustomer(business);
     for (const documentHolder of [individual, ownerId]) {
       const { response, error } = await upload({ documentHolder, documentType: 'PASSPORT', country: 'US' });
@@ -194,9 +162,9 @@ describe('listDocuments', () => {
   });
 
   itServer("200: one holder's documents, newest first, paged", async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const created = [await newDocument(customerId), await newDocument(customerId, { documentType: 'PROOF_OF_ADDRESS' }), await newDocument(customerId)];
-    await newDocument(await newCustomer());
+    await newDocument(await newCustomerId());
     const first = await api.GET('/documents', { params: { query: { documentHolder: customerId, limit: 2 } } });
     expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
     expect(first.data?.data.map((d) => d.id)).toEqual([created[2]?.id, created[1]?.id]);
@@ -214,14 +182,14 @@ describe('listDocuments', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const manager = await limitedClient(['MANAGE']);
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/documents')).response.status).toBe(403);
   });
 });
 
 describe('getDocument', () => {
   it('200: returns the document', async () => {
-    const document = await newDocument(await newCustomer());
+    const document = await newDocument(await newCustomerId());
     const { data, response } = await getDocument(document.id);
     expect(response.status).toBe(200);
     expect(data?.id).toMatch(/^Document:/);
@@ -238,15 +206,15 @@ describe('getDocument', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const document = await newDocument(await newCustomer());
-    const manager = await limitedClient(['MANAGE']);
+    const document = await newDocument(await newCustomerId());
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/documents/{documentId}', { params: { path: { documentId: document.id } } })).response.status).toBe(403);
   });
 });
 
 describe('replaceDocument', () => {
   it('200: replaces the file and every field; unsent optional fields are cleared', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const document = await newDocument(customerId, { documentNumber: '563891247', issuingAuthority: 'U.S. Department of State', side: 'FRONT' });
     const { data, response } = await replace(document.id, { documentType: 'NATIONAL_ID', country: 'FR' }, png());
     expect(response.status).toBe(200);
@@ -259,13 +227,13 @@ describe('replaceDocument', () => {
   });
 
   itServer('400: same file rules as the upload, and the holder cannot change; the document is unchanged', async () => {
-    const document = await newDocument(await newCustomer());
+    const document = await newDocument(await newCustomerId());
     const wrongType = await replace(document.id, { documentType: 'PASSPORT', country: 'US' }, { content: new TextEncoder().encode('GIF89a'), type: 'image/gif', name: 'a.gif' });
     expect(wrongType.response.status).toBe(400);
     expect(wrongType.error).toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });
     expect((await getDocument(document.id)).data).toEqual(document);
-    const { data: other } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL' } });
-    const moved = await raw('PUT', `/documents/${document.id}`, { body: formData({ documentType: 'PASSPORT', country: 'US', documentHolder: other?.id }, pdf()) });
+    const other = await createIndividualCustomer();
+    const moved = await raw('PUT', `/documents/${document.id}`, { body: formData({ documentType: 'PASSPORT', country: 'US', documentHolder: other.id }, pdf()) });
     expect(moved.status).toBe(400);
     expect((await getDocument(document.id)).data?.documentHolder).toBe(document.documentHolder);
   });
@@ -281,8 +249,8 @@ describe('replaceDocument', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const document = await newDocument(await newCustomer());
-    const viewer = await limitedClient(['VIEW']);
+    const document = await newDocument(await newCustomerId());
+    const viewer = await tokenWith(['VIEW']);
     expect((await replace(document.id, { documentType: 'PASSPORT', country: 'US' }, pdf(), viewer)).response.status).toBe(403);
   });
 
@@ -293,7 +261,7 @@ describe('replaceDocument', () => {
   });
 
   itServer('410: the document of a deleted customer', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const document = await newDocument(customerId);
     await deleteCustomer(customerId);
     const { response, error } = await replace(document.id, { documentType: 'PASSPORT', country: 'US' });
@@ -304,7 +272,7 @@ describe('replaceDocument', () => {
 
 describe('deleteDocument', () => {
   it('204: deletes the document', async () => {
-    const document = await newDocument(await newCustomer());
+    const document = await newDocument(await newCustomerId());
     const { response } = await deleteDocument(document.id);
     expect(response.status).toBe(204);
     if (isMock) return;
@@ -312,8 +280,8 @@ describe('deleteDocument', () => {
   });
 
   itServer('409: DOCUMENT_SUBMITTED once a verification used it (also for beneficial owners); it can still be replaced', async () => {
-    const business = await newCustomer('BUSINESS');
-    const ownerId = await newOwner(business);
+    const business = await newCustomerId('BUSINESS', { businessInfo: { registrationNumber: 'C4829123' } });
+    const ownerId = (await createBeneficialOwner(business)).id;
     const own = await newDocument(business, { documentType: 'CERTIFICATE_OF_INCORPORATION' });
     const owners = await newDocument(ownerId);
     const { response: verified } = await api.POST('/verifications', { body: { customerId: business } });
@@ -334,8 +302,8 @@ describe('deleteDocument', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const document = await newDocument(await newCustomer());
-    const viewer = await limitedClient(['VIEW']);
+    const document = await newDocument(await newCustomerId());
+    const viewer = await tokenWith(['VIEW']);
     expect((await deleteDocument(document.id, viewer)).response.status).toBe(403);
     expect((await getDocument(document.id)).response.status).toBe(200);
   });
@@ -347,7 +315,7 @@ describe('deleteDocument', () => {
   });
 
   itServer('410: the document of a deleted customer', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const document = await newDocument(customerId);
     await deleteCustomer(customerId);
     const { response, error } = await deleteDocument(document.id);

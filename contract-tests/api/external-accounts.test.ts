@@ -1,58 +1,17 @@
 // External accounts: createCustomerExternalAccount, listCustomerExternalAccounts,
 // getCustomerExternalAccount, deleteCustomerExternalAccount, createPlatformExternalAccount,
 // listPlatformExternalAccounts, getPlatformExternalAccount, deletePlatformExternalAccount.
-import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import type { components } from '../../generated/openapi.js';
+import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { createExternalAccount, createPlatformExternalAccount, deleteCustomer, examples, newCustomerId, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
-type Schemas = components['schemas'];
-type AccountInfo = Schemas['ExternalAccountInfo'];
-type CreateRequest = Schemas['ExternalAccountCreateRequest'];
+type AccountInfo = components['schemas']['ExternalAccountInfo'];
 
 const missingAccount = 'ExternalAccount:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
-/** The spec's example customer: what the Prism mock is given. */
-const exampleCustomer = 'Customer:019542f5-b3e7-1d02-0000-000000000001';
-
-const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
-const jane = { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } as const;
-const northwind = { beneficiaryType: 'BUSINESS', legalName: 'Northwind Payouts SAS', registrationNumber: '552120222' } as const;
-
-/** Account infos with a random identifier ending in `suffix` (the sandbox selector). */
-const info = {
-  usd: (suffix = '000', accountNumber = `${digits(9)}${suffix}`): Schemas['UsdAccountInfo'] => ({
-    accountType: 'USD_ACCOUNT',
-    accountNumber,
-    routingNumber: '021000021',
-    bankAccountType: 'CHECKING',
-    bankName: 'JPMorgan Chase Bank',
-    beneficiary: jane,
-  }),
-  eur: (suffix = '000'): Schemas['EurAccountInfo'] => ({ accountType: 'EUR_ACCOUNT', iban: `FR14${digits(19)}${suffix}`, swiftCode: 'PSSTFRPPPAR', beneficiary: northwind }),
-  gbp: (suffix = '000'): Schemas['GbpAccountInfo'] => ({ accountType: 'GBP_ACCOUNT', accountNumber: `${digits(5)}${suffix}`, sortCode: '601613', beneficiary: jane }),
-  mxn: (suffix = '000'): Schemas['MxnAccountInfo'] => ({
-    accountType: 'MXN_ACCOUNT',
-    clabe: `${digits(15)}${suffix}`,
-    bankName: 'BBVA México',
-    beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Proveedora del Norte S.A. de C.V.' },
-  }),
-  aed: (suffix = '000'): Schemas['AedAccountInfo'] => ({ accountType: 'AED_ACCOUNT', iban: `AE07${digits(16)}${suffix}`, swiftCode: 'EBILAEAD', beneficiary: jane }),
-  spark: (suffix = '000'): Schemas['SparkWalletInfo'] => ({ accountType: 'SPARK_WALLET', address: `sp1pgss${unique()}${unique()}${digits(4)}${suffix}` }),
-};
-
-async function newCustomer() {
-  const { data, response } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `ea-${unique()}` } });
-  expect(response.status).toBe(201);
-  if (data === undefined) throw new Error('no customer');
-  return data.id;
-}
-
-async function create(body: CreateRequest) {
-  const { data, response, error } = await api.POST('/customers/external-accounts', { body });
-  if (response.status !== 201 || data === undefined) throw new Error(`expected 201, got ${response.status}: ${JSON.stringify(error)}`);
-  return data;
-}
 
 const getCustomerAccount = (id: string) => api.GET('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: id } } });
 const getPlatformAccount = (id: string) => api.GET('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: id } } });
@@ -67,21 +26,11 @@ async function platformIds(currency?: string) {
   return (data?.data ?? []).map((a) => a.id);
 }
 
-async function tokenWith(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `ea ${unique()}`, permissions } });
-  if (data === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret ?? '' });
-}
-
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
-
-const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
 describe('createCustomerExternalAccount', () => {
   it('201: registers a customer\'s US bank account, ACTIVE and name-matched', async () => {
-    const customerId = isMock ? exampleCustomer : await newCustomer();
-    const accountInfo = info.usd();
-    const account = await create({ customerId, currency: 'USD', platformAccountId: 'jane-checking-01', accountInfo });
+    const customerId = await newCustomerId();
+    const accountInfo = externalAccountInfo.usd();
+    const account = await createExternalAccount({ customerId, currency: 'USD', platformAccountId: 'jane-checking-01', accountInfo });
     expect(account.id).toMatch(/^ExternalAccount:/);
     if (isMock) return;
     expect(account).toMatchObject({
@@ -99,17 +48,17 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('201: every account type with its currency; business names are verified by legalName; wallets get no name check', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const cases: [string, AccountInfo][] = [
-      ['EUR', info.eur()],
-      ['GBP', info.gbp()],
-      ['MXN', info.mxn()],
-      ['AED', info.aed()],
-      ['BTC', info.spark()],
-      ['USDC', info.spark()],
+      ['EUR', externalAccountInfo.eur()],
+      ['GBP', externalAccountInfo.gbp()],
+      ['MXN', externalAccountInfo.mxn()],
+      ['AED', externalAccountInfo.aed()],
+      ['BTC', externalAccountInfo.spark()],
+      ['USDC', externalAccountInfo.spark()],
     ];
     for (const [currency, accountInfo] of cases) {
-      const account = await create({ customerId, currency, accountInfo });
+      const account = await createExternalAccount({ customerId, currency, accountInfo });
       expect(account).toMatchObject({ status: 'ACTIVE', currency, accountInfo });
       if (accountInfo.accountType === 'SPARK_WALLET') {
         expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
@@ -123,11 +72,11 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('201: sandbox suffixes 102, 103, 104, 106, 107 select the beneficiary name check', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const expected = { '102': 'NOT_MATCHED', '103': 'PARTIAL_MATCH', '104': 'PENDING', '106': 'UNSUPPORTED', '107': 'CHECKED_BY_RECEIVING_FI' } as const;
     for (const [suffix, status] of Object.entries(expected)) {
-      for (const [currency, accountInfo] of [['USD', info.usd(suffix)], ['EUR', info.eur(suffix)], ['MXN', info.mxn(suffix)]] as [string, AccountInfo][]) {
-        const account = await create({ customerId, currency, accountInfo });
+      for (const [currency, accountInfo] of [['USD', externalAccountInfo.usd(suffix)], ['EUR', externalAccountInfo.eur(suffix)], ['MXN', externalAccountInfo.mxn(suffix)]] as [string, AccountInfo][]) {
+        const account = await createExternalAccount({ customerId, currency, accountInfo });
         expect(account.beneficiaryVerificationStatus).toBe(status);
         expect(account).not.toHaveProperty('beneficiaryVerifiedData');
         expect((await getCustomerAccount(account.id)).data?.beneficiaryVerificationStatus).toBe(status);
@@ -136,16 +85,16 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('201: suffixes 002 to 005 (transfer failures) and other values are accepted and MATCHED', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     for (const suffix of ['002', '003', '004', '005', '101', '108', '999']) {
-      const account = await create({ customerId, currency: 'GBP', accountInfo: info.gbp(suffix) });
+      const account = await createExternalAccount({ customerId, currency: 'GBP', accountInfo: externalAccountInfo.gbp(suffix) });
       expect(account.beneficiaryVerificationStatus).toBe('MATCHED');
     }
   });
 
   itServer('400: sandbox suffix 105 is INVALID_BANK_ACCOUNT and nothing is stored', async () => {
-    const customerId = await newCustomer();
-    for (const [currency, accountInfo] of [['USD', info.usd('105')], ['AED', info.aed('105')], ['MXN', info.mxn('105')], ['BTC', info.spark('105')]] as [string, AccountInfo][]) {
+    const customerId = await newCustomerId();
+    for (const [currency, accountInfo] of [['USD', externalAccountInfo.usd('105')], ['AED', externalAccountInfo.aed('105')], ['MXN', externalAccountInfo.mxn('105')], ['BTC', externalAccountInfo.spark('105')]] as [string, AccountInfo][]) {
       const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId, currency, accountInfo, defaultUmaDepositAccount: true } });
       expect(response.status).toBe(400);
       expect(error).toMatchObject({ code: 'INVALID_BANK_ACCOUNT' });
@@ -154,17 +103,17 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('201: platformAccountId comes from the request, else from accountInfo; the top level wins', async () => {
-    const customerId = await newCustomer();
-    const inner = await create({ customerId, currency: 'USD', accountInfo: { ...info.usd(), platformAccountId: 'inner-id' } });
+    const customerId = await newCustomerId();
+    const inner = await createExternalAccount({ customerId, currency: 'USD', accountInfo: { ...externalAccountInfo.usd(), platformAccountId: 'inner-id' } });
     expect(inner.platformAccountId).toBe('inner-id');
-    const both = await create({ customerId, currency: 'USD', platformAccountId: 'outer-id', accountInfo: { ...info.usd(), platformAccountId: 'inner-id' } });
+    const both = await createExternalAccount({ customerId, currency: 'USD', platformAccountId: 'outer-id', accountInfo: { ...externalAccountInfo.usd(), platformAccountId: 'inner-id' } });
     expect(both.platformAccountId).toBe('outer-id');
-    const none = await create({ customerId, currency: 'USD', accountInfo: info.usd() });
+    const none = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
     expect(none).not.toHaveProperty('platformAccountId');
   });
 
   itServer('201: without customerId the account belongs to the platform', async () => {
-    const account = await create({ currency: 'EUR', accountInfo: info.eur() });
+    const account = await createExternalAccount({ currency: 'EUR', accountInfo: externalAccountInfo.eur() });
     expect(account).not.toHaveProperty('customerId');
     expect(account).not.toHaveProperty('defaultUmaDepositAccount');
     expect((await getPlatformAccount(account.id)).data).toEqual(account);
@@ -173,18 +122,18 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('201: defaultUmaDepositAccount true replaces the customer\'s previous default', async () => {
-    const customerId = await newCustomer();
-    const other = await newCustomer();
-    const otherDefault = await create({ customerId: other, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: info.usd() });
-    const first = await create({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: info.usd() });
+    const customerId = await newCustomerId();
+    const other = await newCustomerId();
+    const otherDefault = await createExternalAccount({ customerId: other, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.usd() });
+    const first = await createExternalAccount({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.usd() });
     expect(first.defaultUmaDepositAccount).toBe(true);
-    const second = await create({ customerId, currency: 'EUR', defaultUmaDepositAccount: true, accountInfo: info.eur() });
+    const second = await createExternalAccount({ customerId, currency: 'EUR', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.eur() });
     expect(second.defaultUmaDepositAccount).toBe(true);
     const firstAgain = (await getCustomerAccount(first.id)).data;
     expect(firstAgain?.defaultUmaDepositAccount).toBe(false);
     expect(Date.parse(firstAgain?.updatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first.updatedAt));
     // A non-default registration leaves the default alone; another customer's default is untouched.
-    const third = await create({ customerId, currency: 'USD', accountInfo: info.usd() });
+    const third = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
     expect(third.defaultUmaDepositAccount).toBe(false);
     const defaults = (await listOf(customerId)).filter((a) => a.defaultUmaDepositAccount === true);
     expect(defaults.map((a) => a.id)).toEqual([second.id]);
@@ -192,9 +141,9 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('409: a failed registration does not switch the default off (one transaction)', async () => {
-    const customerId = await newCustomer();
-    const current = await create({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: info.usd() });
-    const duplicateOf = await create({ customerId, currency: 'EUR', accountInfo: info.eur() });
+    const customerId = await newCustomerId();
+    const current = await createExternalAccount({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.usd() });
+    const duplicateOf = await createExternalAccount({ customerId, currency: 'EUR', accountInfo: externalAccountInfo.eur() });
     const { response } = await api.POST('/customers/external-accounts', {
       body: { customerId, currency: 'EUR', defaultUmaDepositAccount: true, accountInfo: duplicateOf.accountInfo },
     });
@@ -203,47 +152,47 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('409: the same account twice for one owner is EXTERNAL_ACCOUNT_ALREADY_EXISTS; other owners and deleted accounts do not count', async () => {
-    const customerId = await newCustomer();
-    const accountInfo = info.usd();
-    const original = await create({ customerId, currency: 'USD', accountInfo });
+    const customerId = await newCustomerId();
+    const accountInfo = externalAccountInfo.usd();
+    const original = await createExternalAccount({ customerId, currency: 'USD', accountInfo });
     const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', platformAccountId: 'again', accountInfo: { ...accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'J. Doe' } } } });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_ALREADY_EXISTS' });
     expect(await listOf(customerId)).toHaveLength(1);
     // Same number at another bank, the same account of another customer or of the platform: new accounts.
-    await create({ customerId, currency: 'USD', accountInfo: { ...accountInfo, routingNumber: '026009593' } });
-    await create({ customerId: await newCustomer(), currency: 'USD', accountInfo });
-    await create({ currency: 'USD', accountInfo });
+    await createExternalAccount({ customerId, currency: 'USD', accountInfo: { ...accountInfo, routingNumber: '026009593' } });
+    await createExternalAccount({ customerId: await newCustomerId(), currency: 'USD', accountInfo });
+    await createExternalAccount({ currency: 'USD', accountInfo });
     // Once deleted, it can be registered again.
     await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: original.id } } });
-    const again = await create({ customerId, currency: 'USD', accountInfo });
+    const again = await createExternalAccount({ customerId, currency: 'USD', accountInfo });
     expect(again.id).not.toBe(original.id);
   });
 
   itServer('409: wallets and IBAN accounts are duplicates by address and IBAN', async () => {
-    const customerId = await newCustomer();
-    const wallet = info.spark();
-    await create({ customerId, currency: 'BTC', accountInfo: wallet });
+    const customerId = await newCustomerId();
+    const wallet = externalAccountInfo.spark();
+    await createExternalAccount({ customerId, currency: 'BTC', accountInfo: wallet });
     const again = await api.POST('/customers/external-accounts', { body: { customerId, currency: 'BTC', accountInfo: wallet } });
     expect(again.response.status).toBe(409);
-    const iban = info.aed();
-    await create({ customerId, currency: 'AED', accountInfo: iban });
+    const iban = externalAccountInfo.aed();
+    await createExternalAccount({ customerId, currency: 'AED', accountInfo: iban });
     const twice = await api.POST('/customers/external-accounts', { body: { customerId, currency: 'AED', accountInfo: { ...iban, swiftCode: 'BOMLAEAD' } } });
     expect(twice.error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_ALREADY_EXISTS' });
   });
 
   it('400: rejects an invalid body with field errors', async () => {
-    const res = await raw('POST', '/customers/external-accounts', json({ currency: 'usd', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: 'abc', routingNumber: '1' } }));
+    const res = await raw('POST', '/customers/external-accounts', jsonBody({ currency: 'usd', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: 'abc', routingNumber: '1' } }));
     await expectInvalidRequest(res);
-    const unknownType = await raw('POST', '/customers/external-accounts', json({ currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', accountNumber: '123' } }));
+    const unknownType = await raw('POST', '/customers/external-accounts', jsonBody({ currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', accountNumber: '123' } }));
     await expectInvalidRequest(unknownType);
-    const extra = await raw('POST', '/customers/external-accounts', json({ currency: 'USD', status: 'ACTIVE', accountInfo: info.usd() }));
+    const extra = await raw('POST', '/customers/external-accounts', jsonBody({ currency: 'USD', status: 'ACTIVE', accountInfo: externalAccountInfo.usd() }));
     await expectInvalidRequest(extra);
   });
 
   itServer('400: CURRENCY_MISMATCH when currency and accountType disagree', async () => {
-    const customerId = await newCustomer();
-    for (const [currency, accountInfo] of [['EUR', info.usd()], ['USD', info.gbp()], ['USD', info.spark()], ['BTC', info.mxn()]] as [string, AccountInfo][]) {
+    const customerId = await newCustomerId();
+    for (const [currency, accountInfo] of [['EUR', externalAccountInfo.usd()], ['USD', externalAccountInfo.gbp()], ['USD', externalAccountInfo.spark()], ['BTC', externalAccountInfo.mxn()]] as [string, AccountInfo][]) {
       const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId, currency, accountInfo } });
       expect(response.status).toBe(400);
       expect(error).toMatchObject({ code: 'CURRENCY_MISMATCH' });
@@ -252,40 +201,39 @@ describe('createCustomerExternalAccount', () => {
   });
 
   itServer('400: defaultUmaDepositAccount without customerId is INVALID_INPUT', async () => {
-    const accountInfo = info.usd();
+    const accountInfo = externalAccountInfo.usd();
     const { response, error } = await api.POST('/customers/external-accounts', { body: { currency: 'USD', defaultUmaDepositAccount: true, accountInfo } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_INPUT' });
     // Nothing was registered: the same account can still be registered for the platform.
-    await create({ currency: 'USD', accountInfo });
+    await createExternalAccount({ currency: 'USD', accountInfo });
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/customers/external-accounts', { auth: false, ...json({ currency: 'USD', accountInfo: info.usd() }) });
+    const res = await raw('POST', '/customers/external-accounts', { auth: false, ...jsonBody({ currency: 'USD', accountInfo: externalAccountInfo.usd() }) });
     expect(res.status).toBe(401);
     expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
 
   itServer('403: needs MANAGE', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const viewer = await tokenWith(['VIEW', 'TRANSACT']);
-    const { response, error } = await viewer.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', accountInfo: info.usd() } });
+    const { response, error } = await viewer.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() } });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
     expect(await listOf(customerId)).toEqual([]);
   });
 
   itServer('404: unknown customer', async () => {
-    const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId: missingCustomer, currency: 'USD', accountInfo: info.usd() } });
+    const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId: missingCustomer, currency: 'USD', accountInfo: externalAccountInfo.usd() } });
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
   });
 
   itServer('410: deleted customer', async () => {
-    const customerId = await newCustomer();
-    const deleted = await api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
-    expect(deleted.response.ok).toBe(true);
-    const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', accountInfo: info.usd() } });
+    const customerId = await newCustomerId();
+    await deleteCustomer(customerId);
+    const { response, error } = await api.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() } });
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
   });
@@ -299,13 +247,13 @@ describe('listCustomerExternalAccounts', () => {
   });
 
   itServer('200: filters by customer and currency, newest first, pages with cursors, hides deleted and platform accounts', async () => {
-    const customerId = await newCustomer();
-    const a = await create({ customerId, currency: 'USD', accountInfo: info.usd() });
-    const b = await create({ customerId, currency: 'EUR', accountInfo: info.eur() });
-    const c = await create({ customerId, currency: 'USD', accountInfo: info.usd() });
-    const d = await create({ customerId, currency: 'USD', accountInfo: info.usd() });
+    const customerId = await newCustomerId();
+    const a = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const b = await createExternalAccount({ customerId, currency: 'EUR', accountInfo: externalAccountInfo.eur() });
+    const c = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const d = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
     await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: c.id } } });
-    const platformAccount = await create({ currency: 'USD', accountInfo: info.usd() });
+    const platformAccount = await createExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() });
 
     expect((await listOf(customerId)).map((x) => x.id)).toEqual([d.id, b.id, a.id]);
     const usd = await api.GET('/customers/external-accounts', { params: { query: { customerId, currency: 'USD' } } });
@@ -362,7 +310,7 @@ describe('listCustomerExternalAccounts', () => {
 
 describe('getCustomerExternalAccount', () => {
   it('200: returns the account', async () => {
-    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000006' : (await create({ customerId: await newCustomer(), currency: 'MXN', accountInfo: info.mxn() })).id;
+    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000006' : (await createExternalAccount({ customerId: await newCustomerId(), currency: 'MXN', accountInfo: externalAccountInfo.mxn() })).id;
     const { data, response } = await getCustomerAccount(id);
     expect(response.status).toBe(200);
     expect(data?.customerId).toEqual(expect.stringMatching(/^Customer:/));
@@ -372,7 +320,7 @@ describe('getCustomerExternalAccount', () => {
     const unknown = await getCustomerAccount(missingAccount);
     expect(unknown.response.status).toBe(404);
     expect(unknown.error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    const platformAccount = await create({ currency: 'GBP', accountInfo: info.gbp() });
+    const platformAccount = await createExternalAccount({ currency: 'GBP', accountInfo: externalAccountInfo.gbp() });
     expect((await getCustomerAccount(platformAccount.id)).error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
   });
 
@@ -392,7 +340,7 @@ describe('getCustomerExternalAccount', () => {
 
 describe('deleteCustomerExternalAccount', () => {
   it('204: deletes the account; it stays readable as INACTIVE', async () => {
-    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000006' : (await create({ customerId: await newCustomer(), currency: 'USD', accountInfo: info.usd() })).id;
+    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000006' : (await createExternalAccount({ customerId: await newCustomerId(), currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
     const { response } = await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: id } } });
     expect(response.status).toBe(204);
     if (isMock) return;
@@ -402,9 +350,9 @@ describe('deleteCustomerExternalAccount', () => {
   });
 
   itServer('204: deleting the default account leaves the customer without a default; deleting again is 204', async () => {
-    const customerId = await newCustomer();
-    const keep = await create({ customerId, currency: 'EUR', accountInfo: info.eur() });
-    const byDefault = await create({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: info.usd() });
+    const customerId = await newCustomerId();
+    const keep = await createExternalAccount({ customerId, currency: 'EUR', accountInfo: externalAccountInfo.eur() });
+    const byDefault = await createExternalAccount({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.usd() });
     const path = { params: { path: { externalAccountId: byDefault.id } } };
     expect((await api.DELETE('/customers/external-accounts/{externalAccountId}', path)).response.status).toBe(204);
     const deleted = (await getCustomerAccount(byDefault.id)).data;
@@ -414,7 +362,7 @@ describe('deleteCustomerExternalAccount', () => {
     expect((await api.DELETE('/customers/external-accounts/{externalAccountId}', path)).response.status).toBe(204);
     expect((await getCustomerAccount(byDefault.id)).data?.updatedAt).toBe(deleted?.updatedAt);
     // A new default can be set afterwards.
-    const next = await create({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: info.usd() });
+    const next = await createExternalAccount({ customerId, currency: 'USD', defaultUmaDepositAccount: true, accountInfo: externalAccountInfo.usd() });
     expect(next.defaultUmaDepositAccount).toBe(true);
   });
 
@@ -422,7 +370,7 @@ describe('deleteCustomerExternalAccount', () => {
     const unknown = await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: missingAccount } } });
     expect(unknown.response.status).toBe(404);
     expect(unknown.error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    const platformAccount = await create({ currency: 'USD', accountInfo: info.usd() });
+    const platformAccount = await createExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const wrongPath = await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: platformAccount.id } } });
     expect(wrongPath.response.status).toBe(404);
     expect((await getPlatformAccount(platformAccount.id)).data?.status).toBe('ACTIVE');
@@ -433,7 +381,7 @@ describe('deleteCustomerExternalAccount', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const account = await create({ customerId: await newCustomer(), currency: 'USD', accountInfo: info.usd() });
+    const account = await createExternalAccount({ customerId: await newCustomerId(), currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const { response } = await (await tokenWith(['VIEW', 'TRANSACT'])).DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: account.id } } });
     expect(response.status).toBe(403);
     expect((await getCustomerAccount(account.id)).data?.status).toBe('ACTIVE');
@@ -441,15 +389,9 @@ describe('deleteCustomerExternalAccount', () => {
 });
 
 describe('createPlatformExternalAccount', () => {
-  async function createPlatform(body: Schemas['PlatformExternalAccountCreateRequest']) {
-    const { data, response, error } = await api.POST('/platform/external-accounts', { body });
-    if (response.status !== 201 || data === undefined) throw new Error(`expected 201, got ${response.status}: ${JSON.stringify(error)}`);
-    return data;
-  }
-
   it('201: registers the platform\'s treasury account', async () => {
-    const accountInfo = info.eur();
-    const account = await createPlatform({ currency: 'EUR', platformAccountId: 'treasury-eur-01', accountInfo });
+    const accountInfo = externalAccountInfo.eur();
+    const account = await createPlatformExternalAccount({ currency: 'EUR', platformAccountId: 'treasury-eur-01', accountInfo });
     expect(account.id).toMatch(/^ExternalAccount:/);
     if (isMock) return;
     expect(account).toMatchObject({
@@ -467,9 +409,9 @@ describe('createPlatformExternalAccount', () => {
   });
 
   itServer('201: sandbox name check as for customers; 400 INVALID_BANK_ACCOUNT on 105, nothing stored', async () => {
-    const partial = await createPlatform({ currency: 'USD', accountInfo: info.usd('103') });
+    const partial = await createPlatformExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd('103') });
     expect(partial.beneficiaryVerificationStatus).toBe('PARTIAL_MATCH');
-    const accountInfo = info.usd('105');
+    const accountInfo = externalAccountInfo.usd('105');
     const { response, error } = await api.POST('/platform/external-accounts', { body: { currency: 'USD', accountInfo } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'INVALID_BANK_ACCOUNT' });
@@ -478,8 +420,8 @@ describe('createPlatformExternalAccount', () => {
   });
 
   itServer('409: the platform registering the same account twice', async () => {
-    const accountInfo = info.gbp();
-    await createPlatform({ currency: 'GBP', accountInfo });
+    const accountInfo = externalAccountInfo.gbp();
+    await createPlatformExternalAccount({ currency: 'GBP', accountInfo });
     const { response, error } = await api.POST('/platform/external-accounts', { body: { currency: 'GBP', accountInfo } });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_ALREADY_EXISTS' });
@@ -489,24 +431,24 @@ describe('createPlatformExternalAccount', () => {
   });
 
   itServer('400: CURRENCY_MISMATCH', async () => {
-    const { response, error } = await api.POST('/platform/external-accounts', { body: { currency: 'EUR', accountInfo: info.aed() } });
+    const { response, error } = await api.POST('/platform/external-accounts', { body: { currency: 'EUR', accountInfo: externalAccountInfo.aed() } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'CURRENCY_MISMATCH' });
   });
 
   it('400: the request is closed: no customerId, no defaultUmaDepositAccount', async () => {
-    for (const extra of [{ customerId: exampleCustomer }, { defaultUmaDepositAccount: true }]) {
-      const res = await raw('POST', '/platform/external-accounts', json({ currency: 'USD', accountInfo: info.usd(), ...extra }));
+    for (const extra of [{ customerId: examples.individualCustomerId }, { defaultUmaDepositAccount: true }]) {
+      const res = await raw('POST', '/platform/external-accounts', jsonBody({ currency: 'USD', accountInfo: externalAccountInfo.usd(), ...extra }));
       await expectInvalidRequest(res);
     }
   });
 
   it('401: requires credentials', async () => {
-    expect((await raw('POST', '/platform/external-accounts', { auth: false, ...json({ currency: 'USD', accountInfo: info.usd() }) })).status).toBe(401);
+    expect((await raw('POST', '/platform/external-accounts', { auth: false, ...jsonBody({ currency: 'USD', accountInfo: externalAccountInfo.usd() }) })).status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
-    const { response } = await (await tokenWith(['VIEW', 'TRANSACT'])).POST('/platform/external-accounts', { body: { currency: 'USD', accountInfo: info.usd() } });
+    const { response } = await (await tokenWith(['VIEW', 'TRANSACT'])).POST('/platform/external-accounts', { body: { currency: 'USD', accountInfo: externalAccountInfo.usd() } });
     expect(response.status).toBe(403);
   });
 });
@@ -519,11 +461,11 @@ describe('listPlatformExternalAccounts', () => {
   });
 
   itServer('200: only live platform accounts, filtered by currency, newest first', async () => {
-    const older = await create({ currency: 'MXN', accountInfo: info.mxn() });
-    const newer = await create({ currency: 'MXN', accountInfo: info.mxn() });
-    const gone = await create({ currency: 'MXN', accountInfo: info.mxn() });
+    const older = await createExternalAccount({ currency: 'MXN', accountInfo: externalAccountInfo.mxn() });
+    const newer = await createExternalAccount({ currency: 'MXN', accountInfo: externalAccountInfo.mxn() });
+    const gone = await createExternalAccount({ currency: 'MXN', accountInfo: externalAccountInfo.mxn() });
     await api.DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: gone.id } } });
-    const customers = await create({ customerId: await newCustomer(), currency: 'MXN', accountInfo: info.mxn() });
+    const customers = await createExternalAccount({ customerId: await newCustomerId(), currency: 'MXN', accountInfo: externalAccountInfo.mxn() });
     const ids = await platformIds('MXN');
     expect(ids).toContain(older.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
@@ -541,7 +483,7 @@ describe('listPlatformExternalAccounts', () => {
   });
 
   itServer('400: rejects a customerId filter (platform accounts have no customer)', async () => {
-    expect((await raw('GET', `/platform/external-accounts?customerId=${exampleCustomer}`)).status).toBe(400);
+    expect((await raw('GET', `/platform/external-accounts?customerId=${examples.individualCustomerId}`)).status).toBe(400);
   });
 
   it('401: requires credentials', async () => {
@@ -556,7 +498,7 @@ describe('listPlatformExternalAccounts', () => {
 
 describe('getPlatformExternalAccount', () => {
   it('200: returns the account', async () => {
-    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000036' : (await create({ currency: 'AED', accountInfo: info.aed() })).id;
+    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000036' : (await createExternalAccount({ currency: 'AED', accountInfo: externalAccountInfo.aed() })).id;
     const { data, response } = await getPlatformAccount(id);
     expect(response.status).toBe(200);
     expect(data?.id).toMatch(/^ExternalAccount:/);
@@ -565,7 +507,7 @@ describe('getPlatformExternalAccount', () => {
 
   itServer('404: unknown account, and a customer\'s account', async () => {
     expect((await getPlatformAccount(missingAccount)).error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    const account = await create({ customerId: await newCustomer(), currency: 'USD', accountInfo: info.usd() });
+    const account = await createExternalAccount({ customerId: await newCustomerId(), currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const { response } = await getPlatformAccount(account.id);
     expect(response.status).toBe(404);
   });
@@ -586,22 +528,22 @@ describe('getPlatformExternalAccount', () => {
 
 describe('deletePlatformExternalAccount', () => {
   it('204: deletes the account; it stays readable as INACTIVE and can be registered again', async () => {
-    const accountInfo = info.spark();
-    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000036' : (await create({ currency: 'BTC', accountInfo })).id;
+    const accountInfo = externalAccountInfo.spark();
+    const id = isMock ? 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000036' : (await createExternalAccount({ currency: 'BTC', accountInfo })).id;
     const path = { params: { path: { externalAccountId: id } } };
     expect((await api.DELETE('/platform/external-accounts/{externalAccountId}', path)).response.status).toBe(204);
     if (isMock) return;
     expect((await getPlatformAccount(id)).data?.status).toBe('INACTIVE');
     expect(await platformIds('BTC')).not.toContain(id);
     expect((await api.DELETE('/platform/external-accounts/{externalAccountId}', path)).response.status).toBe(204);
-    const again = await create({ currency: 'BTC', accountInfo });
+    const again = await createExternalAccount({ currency: 'BTC', accountInfo });
     expect(again.status).toBe('ACTIVE');
   });
 
   itServer('404: unknown account, and a customer\'s account', async () => {
     const unknown = await api.DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: missingAccount } } });
     expect(unknown.error).toMatchObject({ code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    const account = await create({ customerId: await newCustomer(), currency: 'USD', accountInfo: info.usd() });
+    const account = await createExternalAccount({ customerId: await newCustomerId(), currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const { response } = await api.DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: account.id } } });
     expect(response.status).toBe(404);
     expect((await getCustomerAccount(account.id)).data?.status).toBe('ACTIVE');
@@ -612,7 +554,7 @@ describe('deletePlatformExternalAccount', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const account = await create({ currency: 'USD', accountInfo: info.usd() });
+    const account = await createExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const { response } = await (await tokenWith(['VIEW'])).DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: account.id } } });
     expect(response.status).toBe(403);
   });

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import { baseUrl, credentials, describeServer, itServer } from '../support/api.ts';
+import { basicAuth, jsonBody } from '../support/raw-requests.ts';
 
-const auth = { Authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}` };
+const auth = { Authorization: basicAuth(credentials) };
 const origin = new URL(baseUrl).origin;
 
 async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
@@ -37,7 +38,7 @@ describeServer('errors in the documented shape', () => {
   });
 
   itServer('a body over 1 MB is 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await call('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000), permissions: ['VIEW'] }) });
+    const res = await call('POST', '/tokens', jsonBody({ name: 'x'.repeat(1_100_000), permissions: ['VIEW'] }));
     expect(res).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE' } });
   });
 

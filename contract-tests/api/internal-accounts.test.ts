@@ -1,31 +1,12 @@
 // Internal accounts: listCustomerInternalAccounts, listPlatformInternalAccounts, getInternalAccount.
 // (updateInternalAccount and exportInternalAccount need Embedded Wallet sessions: not implemented yet.)
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, isMock, itServer, raw, unique } from '../support/api.ts';
-
-type InternalAccount = components['schemas']['InternalAccount'];
+import { api, isMock, itServer, raw } from '../support/api.ts';
+import { createIndividualCustomer, customerInternalAccounts, tokenWith } from '../support/factories.ts';
+import { codeOf } from '../support/raw-requests.ts';
 
 const missingAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
-
-async function newCustomer(currencies: string[]) {
-  const { data, response } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `ia-${unique()}`, currencies } });
-  expect(response.status).toBe(201);
-  if (data === undefined) throw new Error('no customer');
-  return data;
-}
-
-async function customerAccounts(customerId: string): Promise<InternalAccount[]> {
-  const { data } = await api.GET('/customers/internal-accounts', { params: { query: { customerId, limit: 100 } } });
-  return data?.data ?? [];
-}
-
-async function tokenWith(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `ia ${unique()}`, permissions } });
-  if (data === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret ?? '' });
-}
 
 /** ISO 13616 mod-97 check: a well-formed IBAN leaves remainder 1. */
 function ibanIsValid(iban: string): boolean {
@@ -35,8 +16,6 @@ function ibanIsValid(iban: string): boolean {
   return remainder === 1;
 }
 
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
-
 describe('listCustomerInternalAccounts', () => {
   it('200: returns the list envelope', async () => {
     const { data, response } = await api.GET('/customers/internal-accounts');
@@ -45,8 +24,8 @@ describe('listCustomerInternalAccounts', () => {
   });
 
   itServer('200: a new customer has one ACTIVE account per currency, empty, with funding instructions', async () => {
-    const customer = await newCustomer(['USD', 'EUR', 'GBP', 'MXN', 'AED', 'BTC']);
-    const accounts = await customerAccounts(customer.id);
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR', 'GBP', 'MXN', 'AED', 'BTC'] });
+    const accounts = await customerInternalAccounts(customer.id);
     expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['AED', 'BTC', 'EUR', 'GBP', 'MXN', 'USD']);
     for (const account of accounts) {
       expect(account).toMatchObject({ customerId: customer.id, status: 'ACTIVE', balance: { amount: 0 } });
@@ -79,7 +58,7 @@ describe('listCustomerInternalAccounts', () => {
   });
 
   itServer('200: lists only customers\' accounts, filtered by currency and type', async () => {
-    const customer = await newCustomer(['USD', 'EUR', 'BTC']);
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR', 'BTC'] });
     const all = await api.GET('/customers/internal-accounts', { params: { query: { limit: 100 } } });
     for (const account of all.data?.data ?? []) expect(account.customerId).toEqual(expect.stringMatching(/^Customer:/));
 
@@ -98,9 +77,9 @@ describe('listCustomerInternalAccounts', () => {
   });
 
   itServer('200: pages with opaque cursors, newest first', async () => {
-    const older = await newCustomer(['USD']);
-    const customer = await newCustomer(['USD', 'EUR', 'GBP']);
-    const full = await customerAccounts(customer.id);
+    const older = await createIndividualCustomer({ currencies: ['USD'] });
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR', 'GBP'] });
+    const full = await customerInternalAccounts(customer.id);
     expect(full).toHaveLength(3);
     const first = await api.GET('/customers/internal-accounts', { params: { query: { customerId: customer.id, limit: 2 } } });
     expect(first.data).toMatchObject({ hasMore: true, totalCount: 3, nextCursor: expect.any(String) });
@@ -126,7 +105,7 @@ describe('listCustomerInternalAccounts', () => {
     const res = await raw('GET', '/customers/internal-accounts?cursor=forged');
     expect(res.status).toBe(400);
     expect(await codeOf(res)).toBe('INVALID_CURSOR');
-    const customer = await newCustomer(['USD', 'EUR']);
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR'] });
     const page = await api.GET('/customers/internal-accounts', { params: { query: { customerId: customer.id, limit: 1 } } });
     const { response, error } = await api.GET('/customers/internal-accounts', { params: { query: { customerId: customer.id, currency: 'EUR', cursor: page.data?.nextCursor ?? '' } } });
     expect(response.status).toBe(400);
@@ -155,7 +134,7 @@ describe('listPlatformInternalAccounts', () => {
   });
 
   itServer('200: the platform\'s own accounts, opened at bootstrap, without customerId', async () => {
-    await newCustomer(['USD']);
+    await createIndividualCustomer({ currencies: ['USD'] });
     const { data } = await api.GET('/platform/internal-accounts', { params: { query: { limit: 100 } } });
     // The bootstrap currencies (other areas may open more, for example when the platform adds a currency).
     expect(data?.data.map((a) => a.balance.currency.code)).toEqual(expect.arrayContaining(['AED', 'BTC', 'EUR', 'GBP', 'MXN', 'USD']));
@@ -219,8 +198,8 @@ describe('getInternalAccount', () => {
   });
 
   itServer('200: a customer\'s account, with the same funding instructions on every read', async () => {
-    const customer = await newCustomer(['EUR']);
-    const [account] = await customerAccounts(customer.id);
+    const customer = await createIndividualCustomer({ currencies: ['EUR'] });
+    const [account] = await customerInternalAccounts(customer.id);
     const first = await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId: account?.id ?? '' } } });
     const second = await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId: account?.id ?? '' } } });
     expect(first.data).toEqual(account);

@@ -3,8 +3,9 @@
 // validation status it finds, which is 422 on operations that also document the Idempotency-Key
 // mismatch.
 import { describe, expect, it } from 'vitest';
-import { errorOf, isMock, raw } from '../support/api.ts';
+import { isMock, raw } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
+import { codeOf, fieldErrors } from '../support/raw-requests.ts';
 import { deref, operations } from '../support/spec.ts';
 
 type Json = Record<string, unknown>;
@@ -29,8 +30,7 @@ describe('malformed path ids', () => {
       return;
     }
     expect(res.status).toBe(400);
-    const body = await errorOf(res);
-    expect(body.code).toBe('INVALID_INPUT');
-    expect(body.details?.errors?.map((e) => e.field)).toEqual(expect.arrayContaining(path.map((p) => `path.${p.name as string}`)));
+    expect(await codeOf(res)).toBe('INVALID_INPUT');
+    expect(await fieldErrors(res)).toEqual(expect.arrayContaining(path.map((p) => `path.${p.name as string}`)));
   });
 });

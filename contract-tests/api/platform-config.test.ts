@@ -3,7 +3,9 @@
 // changes it lives in this file, where tests run one after the other.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, client, errorOf, isMock, itServer, raw } from '../support/api.ts';
+import { api, errorOf, isMock, itServer, raw } from '../support/api.ts';
+import { createBusinessCustomer, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -15,11 +17,6 @@ afterAll(async () => {
   if (!isMock) await api.PATCH('/config', { body: { webhookEndpoint: null } });
   await receiver.close();
 });
-
-async function tokenWith(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[]) {
-  const { data } = await api.POST('/tokens', { body: { name: 'config test', permissions } });
-  return client({ clientId: data?.clientId ?? '', clientSecret: data?.clientSecret ?? '' });
-}
 
 describe('getPlatformConfig', () => {
   it('200: returns the configuration, never the signing secret', async () => {
@@ -51,9 +48,9 @@ describe('updatePlatformConfig', () => {
   });
 
   it('400: rejects a plain-http endpoint that is not local', async () => {
-    const res = await raw('PATCH', '/config', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookEndpoint: 'http://example.com/hooks' }) });
+    const res = await raw('PATCH', '/config', jsonBody({ webhookEndpoint: 'http://example.com/hooks' }));
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).code).toBe('INVALID_INPUT');
+    expect(await codeOf(res)).toBe('INVALID_INPUT');
   });
 
   itServer('400: rotating the secret needs an endpoint', async () => {
@@ -64,7 +61,7 @@ describe('updatePlatformConfig', () => {
   });
 
   it('401: requires credentials', async () => {
-    expect((await raw('PATCH', '/config', { auth: false, headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await raw('PATCH', '/config', { auth: false, ...jsonBody({}) })).status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
@@ -116,23 +113,21 @@ describe('webhook events', () => {
     expect(config?.webhookEndpoint).toBeUndefined();
     const { data: withSecret } = await api.PATCH('/config', { body: { webhookEndpoint: own.url } });
     const secret = withSecret?.webhookSigningSecret ?? '';
-    const { data: customer } = await api.POST('/customers', {
-      body: { customerType: 'BUSINESS', businessInfo: { legalName: 'Webhook Test Ltd', country: 'US', registrationNumber: `REG${Date.now()}002` } },
-    });
-    const { data: verification } = await api.POST('/verifications', { body: { customerId: customer?.id ?? '' } });
+    const customer = await createBusinessCustomer({ businessInfo: { legalName: 'Webhook Test Ltd', registrationNumber: `REG${Date.now()}002` } });
+    const { data: verification } = await api.POST('/verifications', { body: { customerId: customer.id } });
     expect(verification?.verificationStatus).toBe('REJECTED');
 
     const deadline = Date.now() + 10_000;
     const events = () =>
       own.received
         .map((hook) => ({ hook, event: new Webhook(secret).verify(hook.body, hook.headers) as { type: string; data: { id?: string; customerId?: string } } }))
-        .filter(({ event }) => event.data.id === customer?.id || event.data.customerId === customer?.id);
+        .filter(({ event }) => event.data.id === customer.id || event.data.customerId === customer.id);
     while (events().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const byType = Object.fromEntries(events().map(({ event }) => [event.type, event]));
     expect(Object.keys(byType).sort()).toEqual(['CUSTOMER_KYB_REJECTED', 'VERIFICATION_STATUS_UPDATED']);
     expect(await validateAgainst('#/components/schemas/VerificationStatusWebhookEvent', byType.VERIFICATION_STATUS_UPDATED)).toEqual([]);
     expect(await validateAgainst('#/components/schemas/CustomerStatusWebhookEvent', byType.CUSTOMER_KYB_REJECTED)).toEqual([]);
-    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer?.id, kybStatus: 'REJECTED' });
+    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer.id, kybStatus: 'REJECTED' });
     await own.close();
   });
 });

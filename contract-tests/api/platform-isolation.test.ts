@@ -5,7 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, inject } from 'vitest';
-import { api, client, idempotencyKey, itPostgres, target, unique } from '../support/api.ts';
+import { api, client, idempotencyKey, itPostgres, target } from '../support/api.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { createIndividualCustomer, createToken, customerInternalAccount, fund } from '../support/factories.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -23,30 +25,27 @@ beforeAll(() => {
 
 describe('platform isolation', () => {
   itPostgres("another platform's token cannot see or touch this platform's objects", async () => {
-    const { data: customer } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `iso-${unique()}`, fullName: 'Jane Doe' } });
-    const customerId = customer?.id ?? '';
-    const { data: accounts } = await api.GET('/customers/internal-accounts', { params: { query: { customerId } } });
-    const accountId = accounts?.data[0]?.id ?? '';
-    const { data: token } = await api.POST('/tokens', { body: { name: `iso ${unique()}`, permissions: ['VIEW'] } });
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe' });
+    const customerId = customer.id;
+    const accountId = (await customerInternalAccount(customerId, 'USD')).id;
+    const token = await createToken(['VIEW']);
 
     expect((await other.GET('/customers/{customerId}', { params: { path: { customerId } } })).response.status).toBe(404);
-    expect((await other.GET('/customers', { params: { query: { platformCustomerId: customer?.platformCustomerId ?? '' } } })).data?.totalCount).toBe(0);
+    expect((await other.GET('/customers', { params: { query: { platformCustomerId: customer.platformCustomerId } } })).data?.totalCount).toBe(0);
     expect((await other.DELETE('/customers/{customerId}', { params: { path: { customerId } } })).response.status).toBe(404);
     expect((await other.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).response.status).toBe(404);
     expect((await other.GET('/customers/internal-accounts', { params: { query: { customerId } } })).data?.totalCount).toBe(0);
-    const fund = await other.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId }, header: { 'Idempotency-Key': idempotencyKey() } }, body: { amount: 100 } });
-    expect(fund.response.status).toBe(404);
-    const external = await other.POST('/customers/external-accounts', {
-      body: { customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } },
-    });
+    const funding = await fund(accountId, 100, idempotencyKey(), { via: other });
+    expect(funding.response.status).toBe(404);
+    const external = await other.POST('/customers/external-accounts', { body: { customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() } });
     expect(external.response.status).toBe(404);
-    expect((await other.GET('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(404);
-    expect((await other.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(404);
+    expect((await other.GET('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } })).response.status).toBe(404);
+    expect((await other.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } })).response.status).toBe(404);
 
     // Nothing changed for the owner.
     expect((await api.GET('/customers/{customerId}', { params: { path: { customerId } } })).data?.isDeleted).toBe(false);
     expect((await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount).toBe(0);
-    expect((await api.GET('/tokens/{tokenId}', { params: { path: { tokenId: token?.id ?? '' } } })).response.status).toBe(200);
+    expect((await api.GET('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } })).response.status).toBe(200);
     // The other platform has its own configuration and accounts.
     const { data: mine } = await api.GET('/config');
     const { data: theirs } = await other.GET('/config');

@@ -1,42 +1,15 @@
 // Sandbox funding: fundSandboxInternalAccount.
 import { describe, expect, it } from 'vitest';
-import { api, client, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
+import { api, idempotencyKey, isMock, itServer, raw } from '../support/api.ts';
+import { balanceOf, examples, fund, newCustomerAccount, platformInternalAccount, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
 const missingAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-0000000000ff';
-/** The spec's example account: what the Prism mock is given. */
-const exampleAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-000000000005';
-
-async function newCustomerAccount(currency = 'USD') {
-  const { data: customer, response } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `fund-${unique()}`, currencies: [currency] } });
-  expect(response.status).toBe(201);
-  const { data } = await api.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency } } });
-  const account = data?.data[0];
-  if (account === undefined) throw new Error('no internal account');
-  return account;
-}
-
-const fund = (accountId: string, amount: number, key?: string) =>
-  api.POST('/sandbox/internal-accounts/{accountId}/fund', {
-    params: { path: { accountId }, header: key === undefined ? {} : { 'Idempotency-Key': key } },
-    body: { amount },
-  });
-
-const balanceOf = async (accountId: string) => (await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount;
-
-async function tokenWith(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `fund ${unique()}`, permissions } });
-  if (data === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret ?? '' });
-}
-
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
-
-const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('fundSandboxInternalAccount', () => {
   it('200: adds the amount and returns the account with its new balance', async () => {
     const account = isMock ? undefined : await newCustomerAccount('USD');
-    const { data, response } = await fund(account?.id ?? exampleAccount, 100000);
+    const { data, response } = await fund(account?.id ?? examples.internalAccountId, 100000);
     expect(response.status).toBe(200);
     expect(data?.balance.currency.code).toBe('USD');
     if (account === undefined) return;
@@ -56,13 +29,11 @@ describe('fundSandboxInternalAccount', () => {
     const { data } = await fund(btc.id, 150000);
     expect(data?.balance).toEqual({ amount: 150000, currency: { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8 } });
 
-    const platform = await api.GET('/platform/internal-accounts', { params: { query: { currency: 'EUR' } } });
-    const eur = platform.data?.data[0];
-    if (eur === undefined) throw new Error('no platform EUR account');
+    const eur = await platformInternalAccount('EUR');
     const before = await balanceOf(eur.id);
     const funded = await fund(eur.id, 1);
     expect(funded.data).not.toHaveProperty('customerId');
-    expect(funded.data?.balance.amount).toBe((before ?? 0) + 1);
+    expect(funded.data?.balance.amount).toBe(before + 1);
   });
 
   itServer('200: concurrent fundings all count', async () => {
@@ -106,7 +77,7 @@ describe('fundSandboxInternalAccount', () => {
     const key = idempotencyKey();
     const second = await tokenWith(['TRANSACT']);
     await fund(account.id, 300, key);
-    const other = await second.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: account.id }, header: { 'Idempotency-Key': key } }, body: { amount: 300 } });
+    const other = await fund(account.id, 300, key, { via: second });
     expect(other.response.status).toBe(200);
     expect(other.response.headers.get('idempotent-replayed')).toBeNull();
     expect(await balanceOf(account.id)).toBe(600);
@@ -115,7 +86,7 @@ describe('fundSandboxInternalAccount', () => {
   itServer('400: rejects a missing, zero, negative, fractional or too large amount, and extra fields', async () => {
     const account = await newCustomerAccount('USD');
     for (const body of [{}, { amount: 0 }, { amount: -5 }, { amount: 1.5 }, { amount: 100000000001 }, { amount: 100, currency: 'EUR' }]) {
-      const res = await raw('POST', `/sandbox/internal-accounts/${account.id}/fund`, json(body));
+      const res = await raw('POST', `/sandbox/internal-accounts/${account.id}/fund`, jsonBody(body));
       expect(res.status).toBe(400);
       expect(await codeOf(res)).toBe('INVALID_INPUT');
     }
@@ -123,12 +94,12 @@ describe('fundSandboxInternalAccount', () => {
   });
 
   it('400: rejects a malformed account id', async () => {
-    const res = await raw('POST', '/sandbox/internal-accounts/acct-1/fund', json({ amount: 100 }));
+    const res = await raw('POST', '/sandbox/internal-accounts/acct-1/fund', jsonBody({ amount: 100 }));
     expect(isMock ? [400, 422] : [400]).toContain(res.status);
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', `/sandbox/internal-accounts/${exampleAccount}/fund`, { auth: false, ...json({ amount: 100 }) });
+    const res = await raw('POST', `/sandbox/internal-accounts/${examples.internalAccountId}/fund`, { auth: false, ...jsonBody({ amount: 100 }) });
     expect(res.status).toBe(401);
     expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
@@ -136,7 +107,7 @@ describe('fundSandboxInternalAccount', () => {
   itServer('403: needs TRANSACT', async () => {
     const account = await newCustomerAccount('USD');
     const manager = await tokenWith(['VIEW', 'MANAGE']);
-    const { response, error } = await manager.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: account.id } }, body: { amount: 100 } });
+    const { response, error } = await fund(account.id, 100, undefined, { via: manager });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
     expect(await balanceOf(account.id)).toBe(0);

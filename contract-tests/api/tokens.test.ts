@@ -1,19 +1,14 @@
 // API tokens: createToken, listTokens, getToken, deleteToken.
 import { describe, expect, it } from 'vitest';
-import { api, client, errorOf, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import { clientFor, createToken } from '../support/factories.ts';
+import { codeOf, fieldErrors, jsonBody } from '../support/raw-requests.ts';
 
 const missingToken = 'Token:019542f5-b3e7-1d02-0000-0000000000ff';
 
-async function newToken(permissions: ('VIEW' | 'TRANSACT' | 'MANAGE')[], name = `test ${unique()}`) {
-  const { data, response } = await api.POST('/tokens', { body: { name, permissions } });
-  expect(response.status).toBe(201);
-  if (data === undefined) throw new Error('no token');
-  return data;
-}
-
 describe('createToken', () => {
   it('201: returns the token with its secret, once', async () => {
-    const token = await newToken(['VIEW', 'TRANSACT']);
+    const token = await createToken(['VIEW', 'TRANSACT']);
     expect(token.clientSecret).toEqual(expect.any(String));
     if (isMock) return;
     expect(token.permissions).toEqual(['VIEW', 'TRANSACT']);
@@ -23,27 +18,27 @@ describe('createToken', () => {
   });
 
   itServer('201: the new credentials authenticate, with their permissions', async () => {
-    const token = await newToken(['VIEW']);
-    const viewer = client({ clientId: token.clientId, clientSecret: token.clientSecret ?? '' });
+    const token = await createToken(['VIEW']);
+    const viewer = clientFor(token);
     const { response } = await viewer.GET('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
     expect(response.status).toBe(200);
   });
 
   it('400: rejects an invalid body with field errors', async () => {
-    const res = await raw('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '', permissions: ['ADMIN'] }) });
+    const res = await raw('POST', '/tokens', jsonBody({ name: '', permissions: ['ADMIN'] }));
     await expectInvalidRequest(res.clone());
-    if (!isMock) expect((await errorOf(res)).details?.errors?.map((e) => e.field)).toEqual(expect.arrayContaining(['/name', '/permissions/0']));
+    if (!isMock) expect(await fieldErrors(res)).toEqual(expect.arrayContaining(['/name', '/permissions/0']));
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/tokens', { auth: false, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', permissions: ['VIEW'] }) });
+    const res = await raw('POST', '/tokens', { auth: false, ...jsonBody({ name: 'x', permissions: ['VIEW'] }) });
     expect(res.status).toBe(401);
-    expect((await errorOf(res)).code).toBe('UNAUTHORIZED');
+    expect(await codeOf(res)).toBe('UNAUTHORIZED');
   });
 
   itServer('401: rejects a wrong secret of the same and of another length', async () => {
-    const token = await newToken(['VIEW']);
-    for (const secret of [`${token.clientSecret?.slice(0, -1)}x`, 'short']) {
+    const token = await createToken(['VIEW']);
+    for (const secret of [`${token.clientSecret.slice(0, -1)}x`, 'short']) {
       const { response, error } = await client({ clientId: token.clientId, clientSecret: secret }).GET('/tokens');
       expect(response.status).toBe(401);
       expect(error).toMatchObject({ code: 'UNAUTHORIZED' });
@@ -52,8 +47,8 @@ describe('createToken', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const token = await newToken(['VIEW', 'TRANSACT']);
-    const { response, error } = await client({ clientId: token.clientId, clientSecret: token.clientSecret ?? '' }).POST('/tokens', { body: { name: 'x', permissions: ['VIEW'] } });
+    const token = await createToken(['VIEW', 'TRANSACT']);
+    const { response, error } = await clientFor(token).POST('/tokens', { body: { name: 'x', permissions: ['VIEW'] } });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -68,7 +63,7 @@ describe('listTokens', () => {
 
   itServer('200: pages with opaque cursors, newest first, filtered by name, never showing secrets', async () => {
     const name = `paged ${unique()}`;
-    const created = [await newToken(['VIEW'], name), await newToken(['VIEW'], name), await newToken(['VIEW'], name)];
+    const created = [await createToken(['VIEW'], name), await createToken(['VIEW'], name), await createToken(['VIEW'], name)];
     const first = await api.GET('/tokens', { params: { query: { name, limit: 2 } } });
     expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
     expect(first.data?.data.map((t) => t.id)).toEqual([created[2]?.id, created[1]?.id]);
@@ -81,7 +76,7 @@ describe('listTokens', () => {
 
   itServer('200: filters by creation time, inclusive', async () => {
     const name = `timed ${unique()}`;
-    const token = await newToken(['VIEW'], name);
+    const token = await createToken(['VIEW'], name);
     const at = token.createdAt;
     const inside = await api.GET('/tokens', { params: { query: { name, createdAfter: at, createdBefore: at } } });
     expect(inside.data?.totalCount).toBe(1);
@@ -99,8 +94,8 @@ describe('listTokens', () => {
   itServer('400: rejects a forged cursor, and a cursor used with other filters', async () => {
     expect((await raw('GET', '/tokens?cursor=not-a-cursor')).status).toBe(400);
     const name = `cursor ${unique()}`;
-    await newToken(['VIEW'], name);
-    await newToken(['VIEW'], name);
+    await createToken(['VIEW'], name);
+    await createToken(['VIEW'], name);
     const page = await api.GET('/tokens', { params: { query: { name, limit: 1 } } });
     const { response, error } = await api.GET('/tokens', { params: { query: { name: 'other', cursor: page.data?.nextCursor ?? '' } } });
     expect(response.status).toBe(400);
@@ -114,7 +109,7 @@ describe('listTokens', () => {
 
 describe('getToken', () => {
   it('200: returns the token', async () => {
-    const token = await newToken(['VIEW']);
+    const token = await createToken(['VIEW']);
     const { data, response } = await api.GET('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
     expect(response.status).toBe(200);
     expect(data?.id).toEqual(expect.stringMatching(/^Token:/));
@@ -133,19 +128,19 @@ describe('getToken', () => {
 
 describe('deleteToken', () => {
   it('204: deletes the token', async () => {
-    const token = await newToken(['VIEW']);
+    const token = await createToken(['VIEW']);
     const { response } = await api.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
     expect(response.status).toBe(204);
     if (isMock) return;
     const { response: gone } = await api.GET('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
     expect(gone.status).toBe(404);
-    const { response: denied } = await client({ clientId: token.clientId, clientSecret: token.clientSecret ?? '' }).GET('/tokens');
+    const { response: denied } = await clientFor(token).GET('/tokens');
     expect(denied.status).toBe(401);
   });
 
   itServer('400: a token cannot delete itself', async () => {
-    const token = await newToken(['MANAGE']);
-    const self = client({ clientId: token.clientId, clientSecret: token.clientSecret ?? '' });
+    const token = await createToken(['MANAGE']);
+    const self = clientFor(token);
     const { response } = await self.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
     expect(response.status).toBe(400);
   });
@@ -156,9 +151,9 @@ describe('deleteToken', () => {
   });
 
   itServer('403: needs MANAGE', async () => {
-    const viewer = await newToken(['VIEW']);
-    const target = await newToken(['VIEW']);
-    const { response } = await client({ clientId: viewer.clientId, clientSecret: viewer.clientSecret ?? '' }).DELETE('/tokens/{tokenId}', { params: { path: { tokenId: target.id } } });
+    const viewer = await createToken(['VIEW']);
+    const target = await createToken(['VIEW']);
+    const { response } = await clientFor(viewer).DELETE('/tokens/{tokenId}', { params: { path: { tokenId: target.id } } });
     expect(response.status).toBe(403);
   });
 });

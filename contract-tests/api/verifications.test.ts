@@ -1,31 +1,15 @@
 // Verifications: createVerification (KYB/KYC with the sandbox rules), listVerifications,
 // getVerification.
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.ts';
-import { api, client, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
+import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
+import { deleteCustomer, examples, newCustomerId, tokenWith } from '../support/factories.ts';
+import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
-
-const exampleBusiness = 'Customer:019542f5-b3e7-1d02-0000-000000000011';
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingVerification = 'Verification:019542f5-b3e7-1d02-0000-0000000000ff';
-const json = { 'content-type': 'application/json' };
-const codeOf = async (res: Response) => ((await res.json()) as { code?: string }).code;
 
-async function newBusiness(registrationNumber?: string): Promise<string> {
-  if (isMock) return exampleBusiness;
-  const businessInfo: components['schemas']['BusinessInfoCreate'] = { legalName: 'Acme Corporation', country: 'US' };
-  if (registrationNumber !== undefined) businessInfo.registrationNumber = registrationNumber;
-  const { data, response } = await api.POST('/customers', { body: { customerType: 'BUSINESS', platformCustomerId: `kyb-${unique()}`, businessInfo } });
-  expect(response.status).toBe(201);
-  return data?.id ?? '';
-}
-
-async function newIndividual(fullName?: string): Promise<string> {
-  const { data, response } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `kyc-${unique()}`, ...(fullName === undefined ? {} : { fullName }) } });
-  expect(response.status).toBe(201);
-  return data?.id ?? '';
-}
+/** A business (the spec's example on the mock); the sandbox decides KYB on the last 3 digits of registrationNumber. */
+const newBusiness = (registrationNumber?: string) => newCustomerId('BUSINESS', { businessInfo: { registrationNumber } });
 
 const verify = (customerId: string) => api.POST('/verifications', { body: { customerId } });
 
@@ -33,12 +17,6 @@ async function customerStatus(customerId: string): Promise<string | undefined> {
   const { data } = await api.GET('/customers/{customerId}', { params: { path: { customerId } } });
   if (data === undefined) return undefined;
   return data.customerType === 'BUSINESS' ? data.kybStatus : data.kycStatus;
-}
-
-async function limitedClient(permissions: Permission[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `limited ${unique()}`, permissions } });
-  if (data?.clientSecret === undefined) throw new Error('no token');
-  return client({ clientId: data.clientId, clientSecret: data.clientSecret });
 }
 
 describe('createVerification', () => {
@@ -74,7 +52,7 @@ describe('createVerification', () => {
       ['Jane Doe', 'APPROVED', 'APPROVED'],
     ] as const;
     for (const [fullName, verificationStatus, kycStatus] of cases) {
-      const customerId = await newIndividual(fullName);
+      const customerId = await newCustomerId('INDIVIDUAL', { fullName });
       const { data } = await verify(customerId);
       expect(data, fullName).toMatchObject({ verificationStatus, customerId });
       expect(await customerStatus(customerId), fullName).toBe(kycStatus);
@@ -99,7 +77,7 @@ describe('createVerification', () => {
   });
 
   itServer('200: an individual without fullName needs it', async () => {
-    const customerId = await newIndividual();
+    const customerId = await newCustomerId('INDIVIDUAL');
     const { data } = await verify(customerId);
     expect(data).toMatchObject({ verificationStatus: 'RESOLVE_ERRORS', errors: [{ type: 'MISSING_FIELD', field: 'fullName', resourceId: customerId }] });
     expect(await customerStatus(customerId)).toBe('UNVERIFIED');
@@ -130,18 +108,18 @@ describe('createVerification', () => {
   });
 
   it('400: rejects an invalid body', async () => {
-    const res = await raw('POST', '/verifications', { headers: json, body: JSON.stringify({ customerId: 'Customer:nope', extra: true }) });
+    const res = await raw('POST', '/verifications', jsonBody({ customerId: 'Customer:nope', extra: true }));
     await expectInvalidRequest(res);
   });
 
   it('401: requires credentials', async () => {
-    const res = await raw('POST', '/verifications', { auth: false, headers: json, body: JSON.stringify({ customerId: exampleBusiness }) });
+    const res = await raw('POST', '/verifications', { auth: false, ...jsonBody({ customerId: examples.businessCustomerId }) });
     expect(res.status).toBe(401);
   });
 
   itServer('403: needs MANAGE', async () => {
     const customerId = await newBusiness('C4829123');
-    const viewer = await limitedClient(['VIEW', 'TRANSACT']);
+    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
     const { response, error } = await viewer.POST('/verifications', { body: { customerId } });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ code: 'FORBIDDEN' });
@@ -156,7 +134,7 @@ describe('createVerification', () => {
 
   itServer('410: deleted customer', async () => {
     const customerId = await newBusiness('C4829123');
-    await api.DELETE('/customers/{customerId}', { params: { path: { customerId } } });
+    await deleteCustomer(customerId);
     const { response, error } = await verify(customerId);
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
@@ -197,7 +175,7 @@ describe('listVerifications', () => {
   });
 
   itServer('403: needs VIEW', async () => {
-    const manager = await limitedClient(['MANAGE']);
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/verifications')).response.status).toBe(403);
   });
 });
@@ -223,7 +201,7 @@ describe('getVerification', () => {
 
   itServer('403: needs VIEW', async () => {
     const { data: created } = await verify(await newBusiness('C4829123'));
-    const manager = await limitedClient(['MANAGE']);
+    const manager = await tokenWith(['MANAGE']);
     expect((await manager.GET('/verifications/{verificationId}', { params: { path: { verificationId: created?.id ?? '' } } })).response.status).toBe(403);
   });
 });

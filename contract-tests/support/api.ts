@@ -8,6 +8,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
 import { validateAgainst } from './schema-validator.ts';
 import { observedStatusesFile } from './observed-statuses.ts';
+import { basicAuth } from './raw-requests.ts';
 import { deref, operations } from './spec.ts';
 
 export const target = inject('target');
@@ -80,7 +81,7 @@ export const api = client();
 /** A request outside the typed client (malformed bodies, missing auth), still checked against the contract. */
 export async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string | FormData; auth?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { ...init.headers };
-  if (init.auth !== false) headers.Authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
+  if (init.auth !== false) headers.Authorization = basicAuth(credentials);
   const url = `${baseUrl}${path}`;
   const response = await fetch(url, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
   await checkResponse(method, url, response);
