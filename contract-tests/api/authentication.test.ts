@@ -3,22 +3,16 @@
 // request with that clientId gets 429 with Retry-After, even with the right secret.
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { api, client, describeServer, errorOf, itServer, raw, unique } from '../support/api.ts';
+import { api, describeServer, errorOf, itServer, raw, unique } from '../support/api.ts';
+import { clientFor, createToken as newToken, type Permission } from '../support/factories.ts';
+import { basicAuth } from '../support/raw-requests.ts';
 
-type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
-
-async function newToken(permissions: Permission[]) {
-  const { data } = await api.POST('/tokens', { body: { name: `auth ${unique()}`, permissions } });
-  if (data?.clientSecret === undefined) throw new Error('no token');
-  return { clientId: data.clientId, clientSecret: data.clientSecret };
-}
-
-const basicOf = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+const basicOf = (clientId: string, clientSecret: string) => basicAuth({ clientId, clientSecret });
 const tokenNames = async () => new Set((await api.GET('/tokens', { params: { query: { limit: 100 } } })).data?.data.map((t) => t.name));
 
 describeServer('createToken grants', () => {
   itServer('403: a token cannot grant a permission it does not hold, and nothing is created', async () => {
-    const manager = client(await newToken(['MANAGE']));
+    const manager = clientFor(await newToken(['MANAGE']));
     for (const permissions of [['TRANSACT'], ['VIEW'], ['MANAGE', 'TRANSACT']] as Permission[][]) {
       const name = `escalation ${unique()}`;
       const { response, error } = await manager.POST('/tokens', { body: { name, permissions } });
@@ -30,7 +24,7 @@ describeServer('createToken grants', () => {
   });
 
   itServer('201: a token grants what it holds, or less', async () => {
-    const manager = client(await newToken(['MANAGE', 'VIEW']));
+    const manager = clientFor(await newToken(['MANAGE', 'VIEW']));
     for (const permissions of [['VIEW'], ['MANAGE'], ['VIEW', 'MANAGE']] as Permission[][]) {
       const { response, data } = await manager.POST('/tokens', { body: { name: `grant ${unique()}`, permissions } });
       expect(response.status).toBe(201);

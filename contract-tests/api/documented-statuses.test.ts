@@ -9,13 +9,16 @@ import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
 import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { createToken, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
 const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
 const withJsonBody = implemented.filter((o) => bodyTypes(o).includes('application/json'));
 const withMultipartBody = implemented.filter((o) => bodyTypes(o).includes('multipart/form-data'));
-const basicAuth = implemented.filter((o) => (o.operation.security ?? []).some((s) => 'basicAuth' in s));
+const withBasicAuth = implemented.filter((o) => (o.operation.security ?? []).some((s) => 'basicAuth' in s));
 const cases = (list: SpecOperation[]) => list.map((o) => [o.operation.operationId, o] as const);
 
 describeServer('limits of every operation with a body', () => {
@@ -46,14 +49,14 @@ describeServer('limits of every operation with a body', () => {
 describeServer('failed authentications', () => {
   // One clientId locked out by 10 failures; then every operation refuses it before anything else.
   const locked = randomBytes(16).toString('hex');
-  const lockedAuth = `Basic ${Buffer.from(`${locked}:wrong`).toString('base64')}`;
+  const lockedAuth = basicAuth({ clientId: locked, clientSecret: 'wrong' });
   let lockedOut: Promise<void> | undefined;
   const lockOut = () =>
     (lockedOut ??= (async () => {
       for (let i = 0; i < 10; i++) await raw('GET', '/config', { auth: false, headers: { Authorization: lockedAuth } });
     })());
 
-  it.skipIf(isMock).each(cases(basicAuth))('%s: 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After', async (_id, o) => {
+  it.skipIf(isMock).each(cases(withBasicAuth))('%s: 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After', async (_id, o) => {
     await lockOut();
     const { path, init } = exampleRequest(o);
     const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false, headers: { ...init.headers, Authorization: lockedAuth } });
@@ -65,20 +68,8 @@ describeServer('failed authentications', () => {
 
 /** Two different valid requests for each POST that creates something, built on fresh state. */
 type Request = { path: string; body: () => string | FormData; headers?: Record<string, string> };
-async function newCustomer(customerType: 'INDIVIDUAL' | 'BUSINESS' = 'INDIVIDUAL') {
-  const body = customerType === 'BUSINESS' ? { customerType, platformCustomerId: `idem-${unique()}`, businessInfo: { legalName: 'Acme', country: 'US' } } : { customerType, platformCustomerId: `idem-${unique()}`, fullName: 'Jane Doe' };
-  const { data } = await api.POST('/customers', { body: body as never });
-  if (data === undefined) throw new Error('no customer');
-  return data.id;
-}
-
 const json = (value: unknown) => () => JSON.stringify(value);
-const usdAccount = (suffix: string) => ({ accountType: 'USD_ACCOUNT', accountNumber: `000123456${suffix}`, routingNumber: '021000021', bankAccountType: 'CHECKING', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
-const owner = (lastName: string, customerId: string) => ({
-  customerId,
-  roles: ['DIRECTOR'],
-  personalInfo: { firstName: 'Ada', lastName, birthDate: '1990-01-01', nationality: 'GB', address: { line1: '1 Main St', postalCode: '1', country: 'GB' }, idType: 'PASSPORT', identifier: 'X1' },
-});
+const owner = (lastName: string, customerId: string) => ({ customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo(lastName) });
 const upload = (holder: string, country: string) => () => {
   const form = new FormData();
   form.append('documentHolder', holder);
@@ -100,37 +91,36 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     return [{ path: '/customers', body: json({ customerType: 'INDIVIDUAL', platformCustomerId: id }) }, { path: '/customers', body: json({ customerType: 'INDIVIDUAL', platformCustomerId: id, fullName: 'Jane' }) }, count];
   },
   createBeneficialOwner: async () => {
-    const customerId = await newCustomer('BUSINESS');
+    const customerId = await newCustomerId('BUSINESS');
     const count = async () => (await api.GET('/beneficial-owners', { params: { query: { customerId } } })).data?.totalCount ?? -1;
     return [{ path: '/beneficial-owners', body: json(owner('Lovelace', customerId)) }, { path: '/beneficial-owners', body: json(owner('Byron', customerId)) }, count];
   },
   uploadDocument: async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const count = async () => (await api.GET('/documents', { params: { query: { documentHolder: customerId } } })).data?.totalCount ?? -1;
     return [{ path: '/documents', body: upload(customerId, 'US') }, { path: '/documents', body: upload(customerId, 'GB') }, count];
   },
   createVerification: async () => {
-    const customerId = await newCustomer();
-    const other = await newCustomer();
+    const customerId = await newCustomerId();
+    const other = await newCustomerId();
     const count = async () => (await api.GET('/verifications', { params: { query: { customerId } } })).data?.totalCount ?? -1;
     return [{ path: '/verifications', body: json({ customerId }) }, { path: '/verifications', body: json({ customerId: other }) }, count];
   },
   createCustomerExternalAccount: async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const count = async () => (await api.GET('/customers/external-accounts', { params: { query: { customerId } } })).data?.totalCount ?? -1;
     return [
-      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: usdAccount('201') }) },
-      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: usdAccount('202') }) },
+      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() }) },
+      { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() }) },
       count,
     ];
   },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
     const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;
-    const suffix = String(Math.floor(Math.random() * 90) + 210);
     return [
-      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: { ...usdAccount(suffix), accountNumber: `${Date.now() % 1e9}${suffix}` } }) },
-      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: usdAccount('299') }) },
+      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: externalAccountInfo.usd() }) },
+      { path: '/platform/external-accounts', body: json({ currency: 'USD', platformAccountId: reference, accountInfo: externalAccountInfo.usd() }) },
       count,
     ];
   },
@@ -149,9 +139,8 @@ describe('Idempotency-Key on every POST that creates something', () => {
     const send = (body: string, headers: Record<string, string> = {}) =>
       raw('POST', '/customers', { auth: headers.Authorization === undefined, headers: { 'content-type': 'application/json', 'Idempotency-Key': key, ...headers }, body });
     expect((await send('{"customerType":"INDIVIDUAL","colour":"red"}')).status).toBe(400);
-    const { data: viewer } = await api.POST('/tokens', { body: { name: `viewer ${unique()}`, permissions: ['VIEW'] } });
     // 403 for another credential: keys are per credential, so this one's key stays free as well.
-    expect((await send(valid.body() as string, { Authorization: `Basic ${btoa(`${viewer?.clientId}:${viewer?.clientSecret}`)}` })).status).toBe(403);
+    expect((await send(valid.body() as string, { Authorization: basicAuth(await createToken(['VIEW'])) })).status).toBe(403);
     const created = await send(valid.body() as string);
     expect(created.status).toBe(201);
     expect(created.headers.get('idempotent-replayed')).toBeNull();

@@ -7,25 +7,15 @@ import { describe, expect } from 'vitest';
 import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
 import { api, baseUrl, credentials, describeServer, errorOf, idempotencyKey, itServer, raw, unique } from '../support/api.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { balanceOf, createBusinessCustomer, newCustomerAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { basicAuth, jsonBody, jsonText } from '../support/raw-requests.ts';
 import { operations } from '../support/spec.ts';
 
-const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const basic = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
+const json = (body: unknown) => (typeof body === 'string' ? jsonText(body) : jsonBody(body));
+const basic = basicAuth(credentials);
+const newAccountId = async () => (await newCustomerAccount('USD')).id;
 
-async function newCustomer(): Promise<string> {
-  const { data } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: `hard-${unique()}`, fullName: 'Jane Doe' } });
-  if (data === undefined) throw new Error('no customer');
-  return data.id;
-}
-
-async function accountOf(customerId: string): Promise<string> {
-  const { data } = await api.GET('/customers/internal-accounts', { params: { query: { customerId } } });
-  const id = data?.data[0]?.id;
-  if (id === undefined) throw new Error('no internal account');
-  return id;
-}
-
-const balanceOf = async (accountId: string) => (await api.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } })).data?.balance.amount;
 const customersNamed = async (platformCustomerId: string) => (await api.GET('/customers', { params: { query: { platformCustomerId } } })).data?.totalCount;
 
 async function expect400(res: Response, field?: string): Promise<void> {
@@ -106,7 +96,7 @@ describeServer('numbers', () => {
   });
 
   itServer('an amount that is a string, a boolean or not finite is 400 and credits nothing', async () => {
-    const account = await accountOf(await newCustomer());
+    const account = await newAccountId();
     for (const amount of ['"Infinity"', '1e400', '-1e400', '"0x10"', '"100"', 'true', 'null', '[100]', '100.5']) {
       await expect400(await raw('POST', `/sandbox/internal-accounts/${account}/fund`, json(`{"amount":${amount}}`)), '/amount');
     }
@@ -114,23 +104,18 @@ describeServer('numbers', () => {
   });
 
   itServer('a UBO ownershipPercentage of null is 400, not an owner with 0 %', async () => {
-    const { data: business } = await api.POST('/customers', { body: { customerType: 'BUSINESS', platformCustomerId: `hard-${unique()}`, businessInfo: { legalName: 'Acme', country: 'US' } } });
-    const owner = {
-      customerId: business?.id,
-      roles: ['UBO'],
-      ownershipPercentage: null,
-      personalInfo: { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-01-01', nationality: 'GB', address: { line1: '1 Main St', postalCode: '1', country: 'GB' }, idType: 'PASSPORT', identifier: 'X123' },
-    };
+    const business = await createBusinessCustomer();
+    const owner = { customerId: business.id, roles: ['UBO'], ownershipPercentage: null, personalInfo: ownerPersonalInfo() };
     await expect400(await raw('POST', '/beneficial-owners', json(owner)), '/ownershipPercentage');
-    const { data } = await api.GET('/beneficial-owners', { params: { query: { customerId: business?.id ?? '' } } });
+    const { data } = await api.GET('/beneficial-owners', { params: { query: { customerId: business.id } } });
     expect(data?.totalCount).toBe(0);
   });
 });
 
 describeServer('cursors', () => {
   itServer('a forged or edited cursor is 400 INVALID_CURSOR; a real one pages on', async () => {
-    await newCustomer();
-    await newCustomer();
+    await newCustomerId();
+    await newCustomerId();
     const first = await api.GET('/customers', { params: { query: { limit: 1 } } });
     const cursor = first.data?.nextCursor ?? '';
     expect(cursor).not.toBe('');
@@ -157,7 +142,7 @@ describeServer('cursors', () => {
 
 describeServer('bodies', () => {
   itServer('a malformed multipart body is 400 and uploads nothing', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const part = (boundary: string) => `--${boundary}\r\nContent-Disposition: form-data; name="documentHolder"\r\n\r\n${customerId}\r\n`;
     for (const [type, body] of [
       ['multipart/form-data; boundary=nomatch', `${part('other')}--other--\r\n`],
@@ -174,7 +159,7 @@ describeServer('bodies', () => {
   });
 
   itServer('a request without its body is 400, never a 500', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     for (const [method, path] of [['POST', '/customers'], ['PATCH', `/customers/${customerId}`], ['PATCH', '/config'], ['POST', '/tokens']] as const) {
       const bare = await raw(method, path);
       expect(bare.status, `${method} ${path}`).toBe(400);
@@ -184,7 +169,7 @@ describeServer('bodies', () => {
   });
 
   itServer('one invalid field of a union body is one error, on that field of the selected branch', async () => {
-    const customerId = await newCustomer();
+    const customerId = await newCustomerId();
     const account = { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', bankAccountType: 'CHECKING', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } };
     const badRouting = await raw('POST', '/customers/external-accounts', json({ customerId, currency: 'USD', accountInfo: { ...account, routingNumber: '12' } }));
     expect(badRouting.status).toBe(400);
@@ -195,9 +180,8 @@ describeServer('bodies', () => {
   });
 
   itServer('an unknown property is reported under its own name, at any depth', async () => {
-    const customerId = await newCustomer();
-    const account = { accountType: 'IBAN_ACCOUNT' };
-    const res = await raw('POST', '/customers/external-accounts', json({ customerId, currency: 'EUR', colour: 'red', accountInfo: { ...account, accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'COBADEFFXXX', nickname: 'x', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } }));
+    const customerId = await newCustomerId();
+    const res = await raw('POST', '/customers/external-accounts', json({ customerId, currency: 'EUR', colour: 'red', accountInfo: { ...externalAccountInfo.eur(), nickname: 'x' } }));
     expect(res.status).toBe(400);
     const fields = (await errorOf(res)).details?.errors?.map((e) => e.field);
     expect(fields).toContain('/colour');
@@ -217,7 +201,7 @@ describeServer('HTTP details', () => {
   });
 
   itServer('an id sent as Customer%3A... or Customer:... is the same id, also for an Idempotency-Key', async () => {
-    const account = await accountOf(await newCustomer());
+    const account = await newAccountId();
     const key = idempotencyKey();
     const fund = (path: string) => raw('POST', path, { headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify({ amount: 250 }) });
     const first = await fund(`/sandbox/internal-accounts/${account}/fund`);

@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { advanceClock, startServer, type ServerProcess } from '../support/server-process.ts';
+import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
-const token = { clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` };
-const headers = { Authorization: `Basic ${btoa(`${token.clientId}:${token.clientSecret}`)}`, 'content-type': 'application/json' };
+const token = newCredentials();
+const headers = jsonHeaders(token);
 const settle = () => new Promise((r) => setTimeout(r, 1500));
 
 // A server of its own: moving the shared target's clock would disturb the other files' tests.

@@ -4,7 +4,6 @@
 // runners (two pools, as two processes would have) never run one job twice.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Runtime } from '../../server/context.ts';
@@ -18,6 +17,7 @@ import { scheduleJob, scheduleRecurringJob } from '../../server/jobs/schedule.ts
 import { addMs, ShiftableClock } from '../../server/shared/clock.ts';
 import { Keyring } from '../../server/shared/keyring.ts';
 import { target } from '../support/api.ts';
+import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
 
 const runsOn = target === 'pglite' || target === 'postgres';
 let handle: DatabaseHandle;
@@ -28,22 +28,9 @@ let dropDatabase = async () => {};
 beforeAll(async () => {
   if (!runsOn) return;
   if (target === 'postgres') {
-    const admin = new URL(inject('databaseUrl'));
-    const name = `jobs_${randomBytes(6).toString('hex')}`;
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`create database ${name}`);
-    await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    testDatabaseUrl = url.toString();
-    dropDatabase = async () => {
-      const dropper = new pg.Client({ connectionString: admin.toString() });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    };
+    const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'jobs');
+    testDatabaseUrl = database.url;
+    dropDatabase = database.drop;
   }
   handle = await openDatabase({ databaseUrl: testDatabaseUrl, pgliteDataDir: 'memory://' }, pino({ level: 'silent' }));
   await migrateToLatest(handle.db);

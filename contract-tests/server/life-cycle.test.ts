@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { startServer, spawnServer, type ServerProcess } from '../support/server-process.ts';
+import { jsonHeaders as basic, newCredentials as credentials, startServer, spawnServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const folders: string[] = [];
@@ -20,8 +20,6 @@ const dataDir = () => {
 };
 afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const credentials = () => ({ clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` });
-const basic = (c: { clientId: string; clientSecret: string }) => ({ Authorization: `Basic ${btoa(`${c.clientId}:${c.clientSecret}`)}`, 'content-type': 'application/json' });
 const printedToken = (output: string) => ({ clientId: /clientId:\s+(\S+)/.exec(output)?.[1], clientSecret: /clientSecret:\s+(\S+)/.exec(output)?.[1] });
 
 async function withServer<T>(env: NodeJS.ProcessEnv, use: (server: ServerProcess) => Promise<T>): Promise<T> {

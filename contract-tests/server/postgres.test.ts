@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { startServer, type ServerProcess } from '../support/server-process.ts';
+import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
+import { jsonHeaders as auth, newCredentials as newToken, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const onPostgres = target === 'postgres';
@@ -18,26 +19,10 @@ afterAll(async () => {
 
 /** A fresh database on the suite's PostgreSQL server, dropped after the file. */
 async function freshDatabase(): Promise<string> {
-  const admin = new URL(inject('databaseUrl'));
-  admin.pathname = '/postgres';
-  const name = `pgtest_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  drops.push(async () => {
-    const dropper = new pg.Client({ connectionString: admin.toString() });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
-  });
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'pgtest');
+  drops.push(database.drop);
+  return database.url;
 }
-
-const newToken = () => ({ clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` });
-const auth = (t: { clientId: string; clientSecret: string }) => ({ Authorization: `Basic ${btoa(`${t.clientId}:${t.clientSecret}`)}`, 'content-type': 'application/json' });
 
 interface Cluster {
   databaseUrl: string;

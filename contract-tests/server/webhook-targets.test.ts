@@ -2,15 +2,14 @@
 // private targets (NODE_ENV=production, or WEBHOOK_ALLOW_PRIVATE_TARGETS=0) refuses endpoints that
 // name loopback, private or link-local addresses, and refuses at connection time names that
 // resolve to them; the local sandbox allows them, so a receiver on localhost works there.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, publicOnlyLookup } from '../../server/webhooks/webhook-target.ts';
 import { target } from '../support/api.ts';
-import { startServer, type ServerProcess } from '../support/server-process.ts';
+import { jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
-const token = { clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` };
-const headers = { Authorization: `Basic ${btoa(`${token.clientId}:${token.clientSecret}`)}`, 'content-type': 'application/json' };
+const token = newCredentials();
+const headers = jsonHeaders(token);
 
 describe('which addresses are public', () => {
   it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip'])('%s is not', (address) => {

@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './free-port.ts';
 import { resetObservedStatuses } from './observed-statuses.ts';
+import { createDatabase } from './postgres-database.ts';
 import { startServer } from './server-process.ts';
 
 export type Target = 'pglite' | 'postgres' | 'prism';
@@ -33,27 +33,6 @@ const root = resolve(import.meta.dirname, '..', '..');
 const TEST_CLIENT_ID = randomBytes(16).toString('hex');
 const TEST_CLIENT_SECRET = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 const MASTER_KEY = randomBytes(32).toString('base64');
-
-/** A fresh database of the PostgreSQL server, dropped at the end of the run. */
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `contract_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 async function startPrism(): Promise<{ origin: string; stop: () => void }> {
   const port = await freePort();
@@ -98,7 +77,7 @@ export default async function setup(project: TestProject) {
     baseUrl = prism.origin;
   } else {
     if (target === 'postgres') {
-      const database = await freshPostgresDatabase();
+      const database = await createDatabase(process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'contract');
       databaseUrl = database.url;
       cleanups.push(database.drop);
     }

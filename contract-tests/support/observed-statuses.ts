@@ -1,7 +1,7 @@
 // Every response the contract suite checks is recorded as `<operationId> <status>`, so the run can
 // report which documented statuses of the implemented operations no test ever produced.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
 import { operations } from './spec.ts';
@@ -11,6 +11,8 @@ export const observedStatusesFile = (target: string): string => resolve(root, '.
 
 export function resetObservedStatuses(target: string): void {
   rmSync(observedStatusesFile(target), { force: true });
+  // .tmp/ is not in git: a fresh clone running one target alone has none yet.
+  mkdirSync(dirname(observedStatusesFile(target)), { recursive: true });
 }
 
 export function statusCoverage(target: string): { documented: number; observed: number; missing: string[] } {

@@ -2,6 +2,7 @@
 // and the life-cycle tests that need servers of their own (restarts, refusals at start, two
 // processes on one database). Each gets a free high port; output is kept for assertions.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.ts';
 
@@ -19,6 +20,15 @@ export interface ServerProcess {
   /** SIGTERM (a clean shutdown) unless told otherwise, and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+/** Credentials in the contract's formats, for a server's PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET. */
+export const newCredentials = () => ({ clientId: randomBytes(16).toString('hex'), clientSecret: `sk_sandbox_${randomBytes(24).toString('base64url')}` });
+
+/** Headers of a JSON request to a server of a test's own (outside the suite's checked client). */
+export const jsonHeaders = (credentials: { clientId: string; clientSecret: string }) => ({
+  Authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`,
+  'content-type': 'application/json',
+});
 
 /** The environment of a test server: quiet, in test mode, no bootstrap credentials unless given. */
 export function serverEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

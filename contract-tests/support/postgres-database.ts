@@ -1,0 +1,30 @@
+// Fresh PostgreSQL databases for the suite: the postgres target's, and those of tests that need
+// one of their own (so the faults they cause reach no other test). Each is dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The maintenance database of the PostgreSQL server `url` points at. */
+export function adminUrlOf(url: string): string {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return admin.toString();
+}
+
+export async function createDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
