@@ -3,24 +3,20 @@
 // restart loses none); and the sandbox's synchronous test webhook.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import type { WebhookEventBody } from '../db/schema.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { findPlatform } from '../platform/platform.repository.ts';
-import { iso } from '../shared/clock.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
 import { deliverWebhookJob } from './webhooks.jobs.ts';
+import { toEventBody } from './webhooks.mapper.ts';
 import { insertEvent } from './webhooks.repository.ts';
 import { postSignedWebhook } from './webhook-sender.ts';
 
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export const TEST_MESSAGE = 'This is a test webhook from the Payments Service.';
 
-const buildEvent = (type: WebhookEventType, data: object, at: Date): WebhookEventBody => ({ id: newId('Event'), type, timestamp: iso(at), data });
-
 export async function emitEvent(ctx: PlatformContext, type: WebhookEventType, data: object): Promise<string> {
   const at = ctx.clock.now();
-  const event = buildEvent(type, data, at);
+  const event = toEventBody(type, data, at);
   await insertEvent(ctx.db, { platformId: ctx.platformId, event, at });
   // A TEST event is a one-off check of the endpoint, never retried.
   await scheduleJob(ctx, deliverWebhookJob, at, { eventId: event.id }, type === 'TEST' ? { maxAttempts: 1 } : {});
@@ -35,7 +31,7 @@ export async function sendTestWebhook(ctx: PlatformContext): Promise<components[
     throw badRequest('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured: set one with PATCH /config.');
   }
   const at = ctx.clock.now();
-  const event = buildEvent('TEST', { message: TEST_MESSAGE }, at);
+  const event = toEventBody('TEST', { message: TEST_MESSAGE }, at);
   const secret = ctx.keys.open(platform.webhook_signing_secret);
   const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at }, ctx.settings.allowPrivateWebhookTargets);
   return { response_status: result.responseStatus, url: platform.webhook_endpoint, response_body: result.error ?? result.responseBody };

@@ -1,0 +1,7 @@
+// The body every webhook carries: the common envelope (spec: WebhookEvent) around the event's data.
+import type { components } from '../../generated/openapi.js';
+import type { WebhookEventBody } from '../db/schema.ts';
+import { iso } from '../shared/clock.ts';
+import { newId } from '../shared/ids.ts';
+
+export const toEventBody = (type: components['schemas']['WebhookEventType'], data: object, at: Date): WebhookEventBody => ({ id: newId('Event'), type, timestamp: iso(at), data });
