@@ -7,7 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database.ts';
 import { target } from '../support/api.ts';
 import { jsonHeaders as basic, newCredentials as credentials, startServer, spawnServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -154,6 +158,39 @@ describe.skipIf(target !== 'pglite')('embedded database life cycle', () => {
     await withServer({ PGLITE_DATA_DIR: dir }, async (server) => {
       expect((await fetch(`${server.baseUrl}/config`, { headers: basic(other) })).status).toBe(200);
     });
+  }, 180_000);
+
+  it('values an earlier version stored in clear are sealed at the next start, and still work', async () => {
+    const dir = dataDir();
+    const token = credentials();
+    const env = { PGLITE_DATA_DIR: dir, PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret };
+    const receiver = await startWebhookReceiver();
+    try {
+      await withServer(env, async (server) => {
+        await fetch(`${server.baseUrl}/config`, { method: 'PATCH', headers: basic(token), body: JSON.stringify({ webhookEndpoint: receiver.url }) });
+        const customer = await fetch(`${server.baseUrl}/customers`, { method: 'POST', headers: basic(token), body: JSON.stringify({ customerType: 'INDIVIDUAL', idType: 'SSN', identifier: '000-00-0000' }) });
+        expect(customer.status, await customer.clone().text()).toBe(201);
+      });
+      // What an earlier version left: the secret and the identifier in clear.
+      const earlier = await openDatabase({ databaseUrl: undefined, pgliteDataDir: dir }, pino({ level: 'silent' }));
+      await sql`update platforms set webhook_signing_secret = 'whsec_aW4gY2xlYXIgaW4gY2xlYXIgaW4gY2xlYXI='`.execute(earlier.db);
+      await sql`update customers set identifier = '123-45-6789'`.execute(earlier.db);
+      await earlier.close();
+
+      await withServer(env, async (server) => {
+        const result = (await (await fetch(`${server.baseUrl}/sandbox/webhooks/test`, { method: 'POST', headers: basic(token) })).json()) as { response_status: number };
+        expect(result.response_status).toBe(200);
+        const hook = receiver.received.at(-1);
+        expect(() => new Webhook('whsec_aW4gY2xlYXIgaW4gY2xlYXIgaW4gY2xlYXI=').verify(hook?.body ?? '', hook?.headers ?? {})).not.toThrow();
+      });
+      const after = await openDatabase({ databaseUrl: undefined, pgliteDataDir: dir }, pino({ level: 'silent' }));
+      const stored = await sql<{ value: string }>`select webhook_signing_secret as value from platforms union all select identifier from customers where identifier is not null`.execute(after.db);
+      await after.close();
+      expect(stored.rows.length).toBeGreaterThan(1);
+      for (const { value } of stored.rows) expect(value).toMatch(/^sealed\.v1\./);
+    } finally {
+      await receiver.close();
+    }
   }, 180_000);
 
   it('a master key other than the one the database was set up with stops the start', async () => {

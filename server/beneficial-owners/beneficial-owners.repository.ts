@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { BeneficialOwnerTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type BeneficialOwnerRow = Selectable<BeneficialOwnerTable>;
@@ -38,8 +39,9 @@ export async function listBeneficialOwners(db: Db, platformId: string, filters: 
   return paginate(q, 'beneficial_owners', page, (s) => s.selectAll());
 }
 
-export async function listIdentifiers(db: Db): Promise<Pick<BeneficialOwnerRow, 'id' | 'identifier'>[]> {
-  return db.selectFrom('beneficial_owners').select(['id', 'identifier']).execute();
+/** Identifiers not sealed yet (stored by an earlier version); none once they have been sealed. */
+export async function listUnsealedIdentifiers(db: Db): Promise<Pick<BeneficialOwnerRow, 'id' | 'identifier'>[]> {
+  return db.selectFrom('beneficial_owners').select(['id', 'identifier']).where('identifier', 'not like', `${SEALED_PREFIX}%`).execute();
 }
 
 export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {

@@ -6,7 +6,6 @@ import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { compact } from '../shared/compact.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { Keyring } from '../shared/keyring.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertTransition } from '../shared/state-machine.ts';
 import { kycOutcome } from '../simulation/kyc.ts';
@@ -15,7 +14,7 @@ import {
   findBeneficialOwner,
   insertBeneficialOwner,
   listBeneficialOwners as listRows,
-  listIdentifiers,
+  listUnsealedIdentifiers,
   setIdentifier,
   updateBeneficialOwner as updateRow,
   type BeneficialOwnerChanges,
@@ -97,7 +96,7 @@ export async function updateBeneficialOwner(ctx: PlatformContext, id: string, bo
 
 /** Identity numbers stored before the server sealed them are sealed once, at start. */
 export async function sealLegacyIdentifiers(ctx: ServiceContext): Promise<number> {
-  const legacy = (await listIdentifiers(ctx.db)).filter((o) => !Keyring.isSealed(o.identifier));
+  const legacy = await listUnsealedIdentifiers(ctx.db);
   for (const o of legacy) await setIdentifier(ctx.db, o.id, ctx.keys.seal(o.identifier));
   return legacy.length;
 }

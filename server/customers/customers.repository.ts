@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { paginate } from '../db/paginate.ts';
 import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type CustomerRow = Selectable<CustomerTable>;
@@ -90,8 +91,10 @@ export async function listCustomers(db: Db, platformId: string, f: CustomerFilte
   return paginate(q, 'customers', page, (s) => s.selectAll());
 }
 
-export async function listSealableIdentifiers(db: Db): Promise<Pick<CustomerRow, 'id' | 'identifier'>[]> {
-  return db.selectFrom('customers').select(['id', 'identifier']).where('identifier', 'is not', null).execute();
+/** Identifiers not sealed yet (stored by an earlier version); none once they have been sealed. */
+export async function listUnsealedIdentifiers(db: Db): Promise<{ id: string; identifier: string }[]> {
+  const rows = await db.selectFrom('customers').select(['id', 'identifier']).where('identifier', 'not like', `${SEALED_PREFIX}%`).execute();
+  return rows.flatMap((r) => (r.identifier === null ? [] : [{ id: r.id, identifier: r.identifier }]));
 }
 
 export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {

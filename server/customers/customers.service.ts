@@ -10,7 +10,6 @@ import { compact } from '../shared/compact.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
 import { conflict, gone, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { Keyring } from '../shared/keyring.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertTransition } from '../shared/state-machine.ts';
 import { INDIVIDUAL_FIELDS, toCustomer } from './customers.mapper.ts';
@@ -19,7 +18,7 @@ import {
   findCustomerForUpdate,
   insertCustomer,
   listCustomers as listCustomerRows,
-  listSealableIdentifiers,
+  listUnsealedIdentifiers,
   moveVerificationStatus,
   setIdentifier,
   softDeleteCustomer,
@@ -175,7 +174,7 @@ export async function deleteCustomer(ctx: PlatformContext, customerId: string): 
 
 /** Identity numbers stored before the server sealed them are sealed once, at start. */
 export async function sealLegacyIdentifiers(ctx: ServiceContext): Promise<number> {
-  const legacy = (await listSealableIdentifiers(ctx.db)).filter((c) => c.identifier !== null && !Keyring.isSealed(c.identifier));
-  for (const c of legacy) await setIdentifier(ctx.db, c.id, ctx.keys.seal(c.identifier as string));
+  const legacy = await listUnsealedIdentifiers(ctx.db);
+  for (const c of legacy) await setIdentifier(ctx.db, c.id, ctx.keys.seal(c.identifier));
   return legacy.length;
 }

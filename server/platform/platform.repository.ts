@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { PlatformTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 
 export type PlatformRow = Selectable<PlatformTable>;
 
@@ -43,8 +44,9 @@ export async function updatePlatform(db: Db, id: string, changes: PlatformChange
 }
 
 /** Signing secrets stored before they were sealed (see platform.service sealLegacySecrets). */
-export async function listPlatformsWithSecret(db: Db): Promise<Pick<PlatformRow, 'id' | 'webhook_signing_secret'>[]> {
-  return db.selectFrom('platforms').select(['id', 'webhook_signing_secret']).where('webhook_signing_secret', 'is not', null).execute();
+export async function listUnsealedSigningSecrets(db: Db): Promise<{ id: string; secret: string }[]> {
+  const rows = await db.selectFrom('platforms').select(['id', 'webhook_signing_secret']).where('webhook_signing_secret', 'not like', `${SEALED_PREFIX}%`).execute();
+  return rows.flatMap((r) => (r.webhook_signing_secret === null ? [] : [{ id: r.id, secret: r.webhook_signing_secret }]));
 }
 
 export async function setSigningSecret(db: Db, id: string, sealed: string): Promise<void> {

@@ -7,7 +7,6 @@ import type { PlatformContext, ServiceContext } from '../context.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, invalidField, invalidFields, notFound, type FieldError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { Keyring } from '../shared/keyring.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 import { SANDBOX_UMA_DOMAIN } from '../simulation/uma-addresses.ts';
 import { configuredTokenState, issueToken } from '../tokens/tokens.service.ts';
@@ -19,7 +18,7 @@ import {
   findPlatform,
   findPlatformForUpdate,
   insertPlatform,
-  listPlatformsWithSecret,
+  listUnsealedSigningSecrets,
   setSigningSecret,
   updatePlatform,
   type PlatformChanges,
@@ -151,7 +150,7 @@ export async function bootstrapPlatform(ctx: ServiceContext, credentials: { clie
 
 /** Secrets stored before the server sealed them are sealed once, at start. */
 export async function sealLegacySecrets(ctx: ServiceContext): Promise<number> {
-  const legacy = (await listPlatformsWithSecret(ctx.db)).filter((p) => p.webhook_signing_secret !== null && !Keyring.isSealed(p.webhook_signing_secret));
-  for (const p of legacy) await setSigningSecret(ctx.db, p.id, ctx.keys.seal(p.webhook_signing_secret as string));
+  const legacy = await listUnsealedSigningSecrets(ctx.db);
+  for (const p of legacy) await setSigningSecret(ctx.db, p.id, ctx.keys.seal(p.secret));
   return legacy.length;
 }

@@ -4,7 +4,8 @@
 // cursor is refused before it reaches a query.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const SEALED_PREFIX = 'sealed.v1.';
+/** What every sealed value starts with (repositories find values stored in clear by it). */
+export const SEALED_PREFIX = 'sealed.v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
