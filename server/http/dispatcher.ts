@@ -77,7 +77,7 @@ const serialize = (result: Result): string | undefined => (result.body === undef
 export function dispatcher({ runtime, db, handlers, operations, responseValidator, testControls }: DispatcherOptions): RequestHandler {
   /** Runs the handler with `conn` and checks its result: what stages 5 and 6 do inside the transaction. */
   const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
-    const ctx: RequestContext = { ...collectingContext(runtime, conn).ctx, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
+    const ctx: RequestContext = { ...runtime, db: conn, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
     const handler = handlers[op.operationId] as (req: HandlerInput, ctx: RequestContext) => Promise<Partial<Result> & { status: number }>;
     const returned = await handler(input, ctx);
     await afterHandlerHooks(testControls, input.headers);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { collectingContext, runTasks } from '../db/unit-of-work.ts';
+import { collectingContext, runTasks, unitOfWork } from '../db/unit-of-work.ts';
 import { addMs } from '../shared/clock.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type JobRow } from './jobs.repository.ts';
@@ -92,18 +92,14 @@ export class JobRunner {
     const log = this.runtime.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
     try {
       if (definition === undefined) throw new Error(`no job kind ${job.kind} in this server`);
-      const finish = (db: Kysely<Database> | Parameters<typeof completeJob>[0], at: Date) =>
+      const finish = (db: Parameters<typeof completeJob>[0], at: Date) =>
         definition.recurEveryMs === undefined ? completeJob(db, job, at) : rescheduleJob(db, job, addMs(at, definition.recurEveryMs), at);
       if (definition.transactional) {
-        let tasks: (() => void | Promise<void>)[] = [];
-        await this.db.transaction().execute(async (trx) => {
-          const collected = collectingContext(this.runtime, trx);
-          tasks = collected.tasks;
-          await definition.run({ ...collected.ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
+        await unitOfWork(this.runtime, this.db, async (ctx) => {
+          await definition.run({ ...ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
           // Only the lease holder may finish the job; otherwise its effects roll back with it.
-          if (!(await finish(trx, this.runtime.clock.now()))) throw new LeaseLost();
+          if (!(await finish(ctx.db, this.runtime.clock.now()))) throw new LeaseLost();
         });
-        await runTasks(this.runtime, tasks);
       } else {
         const collected = collectingContext(this.runtime, this.db);
         await definition.run({ ...collected.ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
