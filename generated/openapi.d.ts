@@ -726,6 +726,8 @@ export interface paths {
          *     - The external account's `currency` and the internal account's balance currency must be equal,
          *       otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
+         *     - Both accounts must have the same owner: the same customer, or both the platform's own,
+         *       otherwise `400 ACCOUNT_OWNER_MISMATCH`.
          *     - An unknown account is `404` (`EXTERNAL_ACCOUNT_NOT_FOUND` or `INTERNAL_ACCOUNT_NOT_FOUND`).
          *     - With an `Idempotency-Key`, a repeat of the same request returns the first response (header
          *       `Idempotent-Replayed: true`) without pulling again; the key while the first request runs is
@@ -741,7 +743,8 @@ export interface paths {
          *     | `005` | Returned `PENDING`, stays so about 30 seconds, then `FAILED` (`BANK_REJECTED`). |
          *     | any other | Returned `COMPLETED`; the balance is credited at once. |
          *
-         *     Each later status change is sent as an `incoming-payment` webhook.
+         *     The status the transaction is created in, and each later change, is sent as an `incoming-payment`
+         *     webhook (`INCOMING_PAYMENT_<STATUS>`, see `WebhookEventType`).
          */
         post: operations["createTransferIn"];
         delete?: never;
@@ -775,6 +778,8 @@ export interface paths {
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
+         *     - Both accounts must have the same owner: the same customer, or both the platform's own,
+         *       otherwise `400 ACCOUNT_OWNER_MISMATCH`.
          *     - A `paymentRail` the external account cannot receive on is `400 INVALID_INPUT`.
          *     - An unknown account is `404` (`INTERNAL_ACCOUNT_NOT_FOUND` or `EXTERNAL_ACCOUNT_NOT_FOUND`).
          *     - With an `Idempotency-Key`, a repeat of the same request returns the first response (header
@@ -791,7 +796,8 @@ export interface paths {
          *     | `005` | Returned `PENDING`, stays so about 30 seconds, then `FAILED` (`BANK_REJECTED`); the amount is credited back. |
          *     | any other | Returned `COMPLETED`. |
          *
-         *     Each later status change is sent as an `outgoing-payment` webhook.
+         *     The status the transaction is created in, and each later change, is sent as an `outgoing-payment`
+         *     webhook (`OUTGOING_PAYMENT_<STATUS>`, see `WebhookEventType`).
          */
         post: operations["createTransferOut"];
         delete?: never;
@@ -1021,7 +1027,9 @@ export interface paths {
          * @description Lists the transactions of the platform and its customers, incoming and outgoing, newest first
          *     unless `sortOrder` is `ASC`. Every filter is optional and they combine with AND;
          *     `startDate` and `endDate` bound `createdAt` and are inclusive. `accountId` matches
-         *     transactions on either side (source or destination). A `cursor` is only valid with the filters
+         *     transactions on either side (source or destination); `sourceAccountId` and
+         *     `destinationAccountId` match one side only. A transaction is listed as soon as the request that
+         *     created it has answered, and shows its current status. A `cursor` is only valid with the filters
          *     it was issued for (`400 INVALID_CURSOR` otherwise).
          */
         get: operations["listTransactions"];
@@ -1155,6 +1163,11 @@ export interface paths {
          *     `failureReason: CANCELLED`, and the funds return to the source account; a quote it carried out
          *     becomes `FAILED`. The body is optional.
          *
+         *     A `PENDING` payment has not reached its rail and can always be cancelled; a `PROCESSING` one
+         *     only on a rail that is not instant (see the table of `ExternalAccountDestinationReference`:
+         *     `ACH`, `WIRE`, `SEPA`, `SWIFT`, `UAEFTS`). The outcome the sandbox had scheduled for a cancelled
+         *     transfer is dropped, and the funds come back exactly once. An `outgoing-payment` webhook
+         *     (`OUTGOING_PAYMENT_FAILED`) reports the cancellation.
          *     Errors: `409 TRANSACTION_NOT_CANCELLABLE` for incoming transactions, for transactions in any
          *     other status, and for payments the rail can no longer stop (instant rails, transfers past the
          *     bank's cut-off); `404 TRANSACTION_NOT_FOUND`; `409` and `422` for `Idempotency-Key` conflicts.
@@ -2289,6 +2302,7 @@ export interface paths {
          * @description Sandbox only: adds `amount` to the internal account's balance at once, in the account's
          *     currency, and records a `COMPLETED` incoming transaction for it (without a `source`). Use it
          *     to prepare quotes and transfers from the account. Returns the account with its new balance.
+         *     The transaction is sent as an `INCOMING_PAYMENT_COMPLETED` webhook.
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 INTERNAL_ACCOUNT_NOT_FOUND`;
          *     `400 ACCOUNT_NOT_ACTIVE` when the account is not `ACTIVE`; `409` and `422` for
@@ -3007,7 +3021,7 @@ export interface components {
              * @example INVALID_INPUT
              * @enum {string}
              */
-            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
+            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "ACCOUNT_OWNER_MISMATCH" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
             /** @description For `INVALID_INPUT`, the list of invalid fields. */
             details?: {
                 /** @description One entry per invalid field. */
@@ -5397,6 +5411,20 @@ export interface components {
          */
         TransactionStatus: "PENDING_APPROVAL" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "REJECTED" | "CANCELLED" | "EXPIRED";
         /**
+         * TransactionDirection
+         * @description Whether the transaction adds money to a balance held with the service or takes money from one.
+         *     For the transaction types of this API it follows `type`; integrators who reconcile by debit and
+         *     credit can read it without mapping types.
+         *
+         *     | Value | Meaning |
+         *     |---|---|
+         *     | `CREDIT` | money is added to the balance of an internal account (every `INCOMING` transaction) |
+         *     | `DEBIT` | money is taken from the balance of an internal account (every `OUTGOING` transaction) |
+         * @example DEBIT
+         * @enum {string}
+         */
+        TransactionDirection: "CREDIT" | "DEBIT";
+        /**
          * AccountTransactionSource
          * @description The money came from an account of the service, internal or external.
          */
@@ -5647,6 +5675,11 @@ export interface components {
              * @example COMPLETED
              */
             status: components["schemas"]["TransactionStatus"];
+            /**
+             * @description Whether the transaction credits or debits a balance held with the service (see `TransactionDirection`).
+             * @example DEBIT
+             */
+            direction: components["schemas"]["TransactionDirection"];
             /** @description Where the money comes from. */
             source?: components["schemas"]["TransactionSource"];
             /** @description Where the money goes. */
@@ -5782,9 +5815,17 @@ export interface components {
             accountId: string;
             /**
              * @description Rail to pay by; it must be one the account can receive on (`400 INVALID_INPUT` otherwise).
-             *     When omitted the account type's default is used: `ACH` for `USD_ACCOUNT`, `SEPA` for
-             *     `EUR_ACCOUNT`, `FASTER_PAYMENTS` for `GBP_ACCOUNT`, `SPEI` for `MXN_ACCOUNT`,
-             *     `UAEFTS` for `AED_ACCOUNT`, `SPARK` for `SPARK_WALLET`.
+             *     When omitted the account type's default (first in the table) is used. Instant rails settle
+             *     at once and cannot be cancelled once the payment is `PROCESSING`.
+             *
+             *     | Account type | Rails (default first) | Instant |
+             *     |---|---|---|
+             *     | `USD_ACCOUNT` | `ACH`, `WIRE`, `RTP`, `FEDNOW` | `RTP`, `FEDNOW` |
+             *     | `EUR_ACCOUNT` | `SEPA`, `SEPA_INSTANT`, `SWIFT` | `SEPA_INSTANT` |
+             *     | `GBP_ACCOUNT` | `FASTER_PAYMENTS`, `SWIFT` | `FASTER_PAYMENTS` |
+             *     | `MXN_ACCOUNT` | `SPEI` | `SPEI` |
+             *     | `AED_ACCOUNT` | `UAEFTS`, `SWIFT` | none |
+             *     | `SPARK_WALLET` | `SPARK`, `LIGHTNING` | both |
              */
             paymentRail?: components["schemas"]["PaymentRail"];
         };
@@ -8114,6 +8155,7 @@ export type SchemaExternalAccountReference = components['schemas']['ExternalAcco
 export type SchemaInternalAccountReference = components['schemas']['InternalAccountReference'];
 export type SchemaTransferInRequest = components['schemas']['TransferInRequest'];
 export type SchemaTransactionStatus = components['schemas']['TransactionStatus'];
+export type SchemaTransactionDirection = components['schemas']['TransactionDirection'];
 export type SchemaAccountTransactionSource = components['schemas']['AccountTransactionSource'];
 export type SchemaUmaAddressTransactionSource = components['schemas']['UmaAddressTransactionSource'];
 export type SchemaRealtimeFundingTransactionSource = components['schemas']['RealtimeFundingTransactionSource'];
@@ -10087,6 +10129,16 @@ export interface operations {
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId?: string;
+                /**
+                 * @description Only transactions whose `source` is this internal or external account (money leaving it).
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                sourceAccountId?: string;
+                /**
+                 * @description Only transactions whose `destination` is this internal or external account (money arriving in it).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 */
+                destinationAccountId?: string;
                 /**
                  * @description Only transactions in this status.
                  * @example COMPLETED

@@ -16,6 +16,7 @@ export async function fundInternalAccount(ctx: PlatformContext, accountId: strin
   if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
   const platformCustomerId = account.customer_id === null ? undefined : await findPlatformCustomerId(ctx, account.customer_id);
   const credited = await creditAccount(ctx, account, amount, (transactionId, at) => ({
+    direction: 'CREDIT',
     destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
     receivedAmount: { amount, currency: currency(account.currency) },
     ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
