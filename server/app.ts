@@ -14,6 +14,7 @@ import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
 import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
 import { validatorSpec } from './http/validator-spec.ts';
+import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
@@ -47,7 +48,7 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
   app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(resolve(generated, 'openapi.yaml')));
   app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
-  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs));
+  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, () => checkLedger(db)));
 
   const spec = validatorSpec();
   const operations = indexOperations(spec);

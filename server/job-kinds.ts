@@ -2,6 +2,7 @@
 // refuses to start if two definitions share a kind.
 import { housekeepingJob } from './housekeeping/housekeeping.jobs.ts';
 import type { JobDefinition } from './jobs/job-definition.ts';
+import { transactionOutcomeJob } from './transactions/transfers.jobs.ts';
 import { deliverWebhookJob } from './webhooks/webhooks.jobs.ts';
 
-export const jobKinds: JobDefinition<object>[] = [deliverWebhookJob, housekeepingJob] as JobDefinition<object>[];
+export const jobKinds: JobDefinition<object>[] = [deliverWebhookJob, housekeepingJob, transactionOutcomeJob] as JobDefinition<object>[];

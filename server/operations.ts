@@ -10,14 +10,14 @@ import { internalAccountHandlers } from './internal-accounts/internal-accounts.h
 import { platformHandlers } from './platform/platform.handlers.ts';
 import { sandboxHandlers } from './sandbox/sandbox.handlers.ts';
 import { tokenHandlers } from './tokens/tokens.handlers.ts';
+import { transactionHandlers } from './transactions/transactions.handlers.ts';
 import { verificationHandlers } from './verifications/verifications.handlers.ts';
 import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
 /** Operations of the contract that later issues build (money core, quotes, wallets, agents). */
 const notBuiltYet = [
-  'createTransferIn', 'createTransferOut', 'lookupUmaReceiver', 'lookupExternalAccountReceiver', 'createQuote', 'getQuote',
-  'executeQuote', 'listTransactions', 'getTransaction', 'approveTransaction', 'rejectTransaction', 'cancelTransaction',
-  'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
+  'lookupUmaReceiver', 'lookupExternalAccountReceiver', 'createQuote', 'getQuote',
+  'executeQuote', 'approveTransaction', 'rejectTransaction', 'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
   'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
   'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
@@ -40,5 +40,6 @@ export const handlers: OperationHandlers = joinAreas(
   internalAccountHandlers,
   externalAccountHandlers,
   sandboxHandlers,
+  transactionHandlers,
   pending,
 );

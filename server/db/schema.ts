@@ -173,9 +173,13 @@ export interface ExternalAccountTable {
 
 /**
  * What `transactions.details` holds: the API representation without the fields that have their own
- * columns (id, type, status, customerId, createdAt, updatedAt).
+ * columns (id, type, status, customerId, failureReason, settledAt, createdAt, updatedAt) or follow
+ * from one (direction follows type). Status changes update columns only; the JSON is written once.
  */
-export type TransactionDetails = Omit<Schemas['IncomingTransaction'], 'id' | 'type' | 'status' | 'customerId' | 'createdAt' | 'updatedAt'>;
+export type TransactionDetails = Omit<
+  Schemas['TransactionBase'],
+  'id' | 'status' | 'direction' | 'customerId' | 'failureReason' | 'settledAt' | 'createdAt' | 'updatedAt'
+>;
 
 export interface TransactionTable {
   id: string;
@@ -183,13 +187,44 @@ export interface TransactionTable {
   customer_id: string | null;
   type: Schemas['TransactionType'];
   status: Schemas['TransactionStatus'];
-  /** Internal account whose balance the transaction moved, for filtering. */
+  /** Internal account whose balance the transaction moves. */
   internal_account_id: string | null;
+  /** Accounts of `source` and `destination` (internal or external), for the list's filters. */
+  source_account_id: string | null;
+  destination_account_id: string | null;
+  /** `reconciliationInstructions.reference`, for the list's filter. */
+  reference: string | null;
+  failure_reason: Schemas['TransactionFailureReason'] | null;
+  settled_at: Timestamp | null;
+  /** The `reason` given with a cancel, kept for the record. */
+  cancellation_reason: string | null;
   amount: number;
   currency: string;
   details: Json<TransactionDetails>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export type MovementKind = 'FUND' | 'RECEIVE' | 'SEND' | 'HOLD' | 'RELEASE' | 'SETTLE' | 'REFUND';
+
+export interface LedgerMovementTable {
+  id: string;
+  platform_id: string;
+  transaction_id: string;
+  kind: MovementKind;
+  currency: string;
+  amount: number;
+  created_at: Timestamp;
+}
+
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  movement_id: string;
+  platform_id: string;
+  /** An internal account's id, or a system account `SYSTEM:<NAME>:<currency>` of the platform. */
+  account: string;
+  amount: number;
+  created_at: Timestamp;
 }
 
 /** A webhook body as sent: the common envelope with the event's data. */
@@ -241,6 +276,8 @@ export interface Database {
   internal_accounts: InternalAccountTable;
   external_accounts: ExternalAccountTable;
   transactions: TransactionTable;
+  ledger_movements: LedgerMovementTable;
+  ledger_entries: LedgerEntryTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

@@ -46,13 +46,14 @@ export async function clearDefaultUmaDepositAccount(db: Db, platformId: string, 
 }
 
 
-export async function findExternalAccount(db: Db, platformId: string, owner: Owner, id: string): Promise<ExternalAccountRow | undefined> {
+/** An account of a customer or of the platform, or (owner `any`) of either. */
+export async function findExternalAccount(db: Db, platformId: string, owner: Owner | 'any', id: string): Promise<ExternalAccountRow | undefined> {
   return db
     .selectFrom('external_accounts')
     .selectAll()
     .where('platform_id', '=', platformId)
     .where('id', '=', id)
-    .where('customer_id', owner === 'customer' ? 'is not' : 'is', null)
+    .$if(owner !== 'any', (q) => q.where('customer_id', owner === 'customer' ? 'is not' : 'is', null))
     .executeTakeFirst();
 }
 

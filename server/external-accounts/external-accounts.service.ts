@@ -16,6 +16,7 @@ import {
   insertExternalAccount,
   listExternalAccounts as listRows,
   type ExternalAccountFilters,
+  type ExternalAccountRow,
   type Owner,
 } from './external-accounts.repository.ts';
 
@@ -70,6 +71,13 @@ export async function registerExternalAccount(ctx: PlatformContext, input: Schem
 
 export async function listExternalAccounts(ctx: PlatformContext, owner: Owner, query: ExternalAccountFilters & { limit?: number; cursor?: string }): Promise<Page<ExternalAccount>> {
   return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, owner, filters, page), toExternalAccount);
+}
+
+/** Any external account of the platform or its customers, as stored (for transfers). */
+export async function requireExternalAccount(ctx: PlatformContext, id: string): Promise<ExternalAccountRow> {
+  const row = await findExternalAccount(ctx.db, ctx.platformId, 'any', id);
+  if (row === undefined) throw accountNotFound();
+  return row;
 }
 
 export async function getExternalAccount(ctx: PlatformContext, owner: Owner, id: string): Promise<ExternalAccount> {

@@ -1,12 +1,14 @@
 // Controls for the test suite, mounted only when NODE_ENV=test (config.testControls): moving the
-// server's clock forward (a sandbox outcome due in six minutes is tested in seconds) and two fault
-// hooks on request headers (hold the handler's transaction open; fail after the handler ran).
+// server's clock forward (a sandbox outcome due in six minutes is tested in seconds), the ledger's
+// consistency check on the server's own database (PGlite allows one process), and two fault hooks
+// on request headers (hold the handler's transaction open; fail after the handler ran).
 import express, { type Router } from 'express';
+import type { LedgerReport } from '../ledger/ledger-check.ts';
 import type { ShiftableClock } from '../shared/clock.ts';
 
 export const TEST_CONTROL_PATH = '/__test';
 
-export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void): Router {
+export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, checkLedger: () => Promise<LedgerReport>): Router {
   const router = express.Router();
   router.use(express.json());
   router.get('/clock', (_req, res) => {
@@ -21,6 +23,9 @@ export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void): 
     clock.advance(ms);
     wakeJobs();
     res.json({ now: clock.now().toISOString(), offsetMs: clock.offset });
+  });
+  router.get('/ledger/check', (_req, res, next) => {
+    checkLedger().then((report) => res.json(report), next);
   });
   return router;
 }

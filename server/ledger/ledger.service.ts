@@ -1,41 +1,187 @@
-// The ledger: the only code that changes a balance. A movement changes the balance and writes its
-// transaction row in the caller's database transaction, so both commit or neither does. (The
-// money-core issue adds entries, debits, holds and refunds here.)
+// The ledger: the only code that changes a balance or a transaction's money state. A transaction is
+// opened in its first visible status and moved from status to status; each step that moves money
+// posts one movement (entries summing to zero, balances changed under row locks taken in id order),
+// and the transaction row, the movement and the webhook event commit in the caller's database
+// transaction, or none of them does.
+//
+// Where the money is, per currency of a platform:
+//   an internal account     the customer's or the platform's balance (never negative)
+//   SYSTEM:IN_FLIGHT        debited from an account for a payment not yet settled (a hold)
+//   SYSTEM:SETTLEMENT       the banks and networks outside: money that left, or arrived, over a rail
+//   SYSTEM:SANDBOX_FUNDING  where sandbox funding comes from
 import type { PlatformContext } from '../context.ts';
-import type { TransactionDetails } from '../db/schema.ts';
-import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import { insertTransaction } from '../transactions/transactions.repository.ts';
+import type { MovementKind, TransactionDetails } from '../db/schema.ts';
+import { emitTransactionEvent } from '../transactions/transaction-events.ts';
+import { insertTransaction, moveTransactionStatus, type TransactionRow } from '../transactions/transactions.repository.ts';
 import { badRequest } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
-import { creditBalance } from './ledger.repository.ts';
+import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
+import type { components } from '../../generated/openapi.js';
+import { changeBalance, insertMovement, lockInternalAccounts, movementKinds } from './ledger.repository.ts';
+
+type Status = components['schemas']['TransactionStatus'];
+type FailureReason = components['schemas']['TransactionFailureReason'];
 
 /** No balance may pass the contract's amount cap, so every sum stays exact in a JavaScript number. */
 export const MAX_BALANCE = MAX_AMOUNT;
 
-/** Credits an ACTIVE account and records the COMPLETED incoming transaction. */
-export async function creditAccount(
-  ctx: PlatformContext,
-  account: Pick<InternalAccountRow, 'id' | 'customer_id' | 'currency'>,
-  amount: number,
-  describe: (transactionId: string, at: Date) => TransactionDetails,
-): Promise<InternalAccountRow> {
+export type SystemAccountName = 'IN_FLIGHT' | 'SETTLEMENT' | 'SANDBOX_FUNDING';
+export const systemAccount = (name: SystemAccountName, currency: string): string => `SYSTEM:${name}:${currency}`;
+const isInternalAccount = (account: string) => account.startsWith('InternalAccount:');
+
+interface Leg {
+  account: string;
+  amount: number;
+}
+
+/**
+ * Posts one movement of `amount` from one account to another. Internal accounts are locked in id
+ * order; a debit the balance cannot cover is `400 INSUFFICIENT_FUNDS`, a credit past the cap
+ * `400 INVALID_AMOUNT`; a second movement of the same kind for the transaction fails on the
+ * database's unique key, so a refund can never be paid twice.
+ */
+async function post(ctx: PlatformContext, transactionId: string, kind: MovementKind, currency: string, amount: number, from: string, to: string): Promise<void> {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger: ${kind} of ${amount} is not a positive amount in minor units`);
+  const legs: Leg[] = [
+    { account: from, amount: -amount },
+    { account: to, amount },
+  ];
+  const internal = legs.filter((l) => isInternalAccount(l.account)).sort((a, b) => (a.account < b.account ? -1 : 1));
+  const locked = await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
   const at = ctx.clock.now();
-  const credited = await creditBalance(ctx.db, ctx.platformId, account.id, amount, MAX_BALANCE, at);
-  if (credited === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
-  const transactionId = newId('Transaction');
-  await insertTransaction(ctx.db, {
-    id: transactionId,
+  for (const leg of internal) {
+    const account = locked.find((a) => a.id === leg.account);
+    if (account === undefined) throw new Error(`ledger: internal account ${leg.account} not found`);
+    if (account.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${account.currency}, not ${currency}`);
+    const changed = await changeBalance(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
+    if (changed === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
+    if (changed === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
+  }
+  await insertMovement(
+    ctx.db,
+    { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at },
+    legs,
+  );
+}
+
+export interface NewTransaction {
+  type: 'INCOMING' | 'OUTGOING';
+  customerId: string | null;
+  /** The internal account whose balance the transaction moves. */
+  internalAccountId: string;
+  sourceAccountId: string | null;
+  destinationAccountId: string;
+  amount: number;
+  currency: string;
+  reference: string;
+  details: TransactionDetails;
+}
+
+/** The money step that goes with a transaction's first status. */
+export type Opening =
+  | { kind: 'FUND'; from: 'SANDBOX_FUNDING' }
+  | { kind: 'RECEIVE' } // settlement → the internal account (an incoming transfer completed)
+  | { kind: 'SEND' } // the internal account → settlement (an outgoing transfer completed at once)
+  | { kind: 'HOLD' } // the internal account → in flight (an outgoing transfer under way)
+  | { kind: 'NONE' };
+
+/**
+ * Records a transaction whose life so far is `path` (the sandbox may refuse a transfer at once:
+ * `PENDING → FAILED`), with the money step of its first status and its webhook event.
+ */
+export async function openTransaction(
+  ctx: PlatformContext,
+  draft: NewTransaction,
+  path: readonly Status[],
+  opening: Opening,
+  failureReason: FailureReason | null = null,
+): Promise<TransactionRow> {
+  const [first] = path;
+  const last = path.at(-1);
+  if (first === undefined || last === undefined) throw new Error('ledger: a transaction needs a status');
+  assertInitial('TransactionStatus', first);
+  assertPath('TransactionStatus', path);
+  const at = ctx.clock.now();
+  const row = await insertTransaction(ctx.db, {
+    id: newId('Transaction'),
     platform_id: ctx.platformId,
-    customer_id: credited.customer_id,
-    type: 'INCOMING',
-    status: 'COMPLETED',
-    internal_account_id: credited.id,
-    amount,
-    currency: credited.currency,
-    details: describe(transactionId, at),
+    customer_id: draft.customerId,
+    type: draft.type,
+    status: last,
+    internal_account_id: draft.internalAccountId,
+    source_account_id: draft.sourceAccountId,
+    destination_account_id: draft.destinationAccountId,
+    reference: draft.reference,
+    failure_reason: failureReason,
+    settled_at: last === 'COMPLETED' ? at : null,
+    cancellation_reason: null,
+    amount: draft.amount,
+    currency: draft.currency,
+    details: draft.details,
     created_at: at,
     updated_at: at,
   });
-  return credited;
+  const account = draft.internalAccountId;
+  const { currency, amount } = draft;
+  switch (opening.kind) {
+    case 'FUND':
+      await post(ctx, row.id, 'FUND', currency, amount, systemAccount(opening.from, currency), account);
+      break;
+    case 'RECEIVE':
+      await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);
+      break;
+    case 'SEND':
+      await post(ctx, row.id, 'SEND', currency, amount, account, systemAccount('SETTLEMENT', currency));
+      break;
+    case 'HOLD':
+      await post(ctx, row.id, 'HOLD', currency, amount, account, systemAccount('IN_FLIGHT', currency));
+      break;
+    case 'NONE':
+      break;
+  }
+  await emitTransactionEvent(ctx, row);
+  return row;
+}
+
+/**
+ * Moves a transaction on from the status it was read in, with the money step that goes with the
+ * change: a held payment that completes is settled, one that fails or is cancelled is released back
+ * to its account (exactly once), an incoming transfer that completes is credited. Undefined when the
+ * transaction had already moved on (a cancel won the race against a scheduled outcome): nothing
+ * happens then.
+ */
+export async function moveTransaction(
+  ctx: PlatformContext,
+  row: TransactionRow,
+  to: Status,
+  failureReason: FailureReason | null = null,
+  cancellationReason: string | null = null,
+): Promise<TransactionRow | undefined> {
+  assertTransition('TransactionStatus', row.status, to);
+  const at = ctx.clock.now();
+  const moved = await moveTransactionStatus(ctx.db, row.id, row.status, {
+    status: to,
+    failure_reason: failureReason,
+    settled_at: to === 'COMPLETED' ? at : row.settled_at,
+    cancellation_reason: cancellationReason,
+    updated_at: at,
+  });
+  if (moved === undefined) return undefined;
+  const account = row.internal_account_id;
+  if (account !== null) {
+    const kinds = await movementKinds(ctx.db, row.id);
+    const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
+    const { currency, amount } = row;
+    if (held && to === 'COMPLETED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
+    else if (held && (to === 'FAILED' || to === 'CANCELLED')) await post(ctx, row.id, 'RELEASE', currency, amount, systemAccount('IN_FLIGHT', currency), account);
+    else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
+      await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);
+    } else if (row.type === 'OUTGOING' && row.status === 'COMPLETED' && to === 'FAILED' && failureReason !== 'REFUND_FAILED') {
+      // A completed payment the receiving bank returned: the money comes back from outside.
+      await post(ctx, row.id, 'REFUND', currency, amount, systemAccount('SETTLEMENT', currency), account);
+    }
+  }
+  await emitTransactionEvent(ctx, moved);
+  return moved;
 }

@@ -1,28 +1,42 @@
 // Sandbox funding: credits an internal account through the ledger, as a COMPLETED incoming
-// transaction (the dispatcher's Idempotency-Key handling makes a replay answer the stored
-// response without crediting twice).
+// transaction from the platform's sandbox funding account (the dispatcher's Idempotency-Key
+// handling makes a replay answer the stored response without crediting twice).
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { creditAccount } from '../ledger/ledger.service.ts';
-import { iso } from '../shared/clock.ts';
+import { openTransaction } from '../ledger/ledger.service.ts';
 import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
+import { newReference } from '../transactions/transfers.service.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
   const account = await requireInternalAccount(ctx, accountId);
   if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
   const platformCustomerId = account.customer_id === null ? undefined : await findPlatformCustomerId(ctx, account.customer_id);
-  const credited = await creditAccount(ctx, account, amount, (transactionId, at) => ({
-    direction: 'CREDIT',
-    destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
-    receivedAmount: { amount, currency: currency(account.currency) },
-    ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
-    description: 'Sandbox funding',
-    reconciliationInstructions: { reference: `SANDBOX-${transactionId.slice(-12).toUpperCase()}` },
-    settledAt: iso(at),
-  }));
-  return toInternalAccount(credited);
+  const reference = newReference('SANDBOX');
+  await openTransaction(
+    ctx,
+    {
+      type: 'INCOMING',
+      customerId: account.customer_id,
+      internalAccountId: accountId,
+      sourceAccountId: null,
+      destinationAccountId: accountId,
+      amount,
+      currency: account.currency,
+      reference,
+      details: {
+        destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
+        receivedAmount: { amount, currency: currency(account.currency) },
+        ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
+        description: 'Sandbox funding',
+        reconciliationInstructions: { reference },
+      },
+    },
+    ['COMPLETED'],
+    { kind: 'FUND', from: 'SANDBOX_FUNDING' },
+  );
+  return toInternalAccount(await requireInternalAccount(ctx, accountId));
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 export type IdType =
   | 'Customer' | 'InternalAccount' | 'ExternalAccount' | 'Quote' | 'Transaction' | 'BeneficialOwner'
   | 'Token' | 'Agent' | 'AgentAction' | 'Lookup' | 'Document' | 'Verification' | 'PlatformConfig'
-  | 'AuthMethod' | 'Session' | 'Request' | 'Event' | 'Job';
+  | 'AuthMethod' | 'Session' | 'Request' | 'Event' | 'Job' | 'Movement';
 
 export const newId = (type: IdType): string => `${type}:${randomUUID()}`;
 

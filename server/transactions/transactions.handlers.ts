@@ -1,0 +1,12 @@
+// Transfers in and out, and the transactions they (and every other money movement) create.
+import type { AreaHandlers } from '../http/handler-types.ts';
+import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
+import { createTransferIn, createTransferOut } from './transfers.service.ts';
+
+export const transactionHandlers: AreaHandlers<'createTransferIn' | 'createTransferOut' | 'listTransactions' | 'getTransaction' | 'cancelTransaction'> = {
+  createTransferIn: async (req, ctx) => ({ status: 201, body: await createTransferIn(ctx, req.body) }),
+  createTransferOut: async (req, ctx) => ({ status: 201, body: await createTransferOut(ctx, req.body) }),
+  listTransactions: async (req, ctx) => ({ status: 200, body: await listTransactions(ctx, req.query) }),
+  getTransaction: async (req, ctx) => ({ status: 200, body: await getTransaction(ctx, req.path.transactionId) }),
+  cancelTransaction: async (req, ctx) => ({ status: 200, body: await cancelTransaction(ctx, req.path.transactionId, req.body?.reason) }),
+};

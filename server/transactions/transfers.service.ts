@@ -1,0 +1,164 @@
+// Same-currency transfers between an internal account and an external account of the same owner:
+// transfer-in pulls from the external account, transfer-out pushes to it. The sandbox outcome
+// (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the ledger
+// records the transaction and moves the money; the changes that follow are durable jobs.
+import { randomInt } from 'node:crypto';
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { findPlatformCustomerId } from '../customers/customers.service.ts';
+import { sandboxIdentifier } from '../external-accounts/account-info.ts';
+import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
+import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
+import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { scheduleJob } from '../jobs/schedule.ts';
+import { moveTransaction, openTransaction, type NewTransaction, type Opening } from '../ledger/ledger.service.ts';
+import { addMs } from '../shared/clock.ts';
+import { currency } from '../shared/currencies.ts';
+import { badRequest, invalidField } from '../shared/errors.ts';
+import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
+import { canReceiveOn, defaultRail, RAILS } from './payment-rails.ts';
+import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
+import { toTransaction } from './transactions.mapper.ts';
+import { findTransactionForUpdate, type TransactionRow } from './transactions.repository.ts';
+
+type Schemas = components['schemas'];
+type Transaction = Schemas['Transaction'];
+type Status = Schemas['TransactionStatus'];
+
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+/** A reference for the rail's memo field, as banks print it: short, unambiguous characters. */
+export const newReference = (prefix: string): string =>
+  `${prefix}-${Array.from({ length: 8 }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join('')}`;
+
+/** The rules both directions share: both accounts active, one owner, one currency. */
+function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): void {
+  if (internal.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The internal account is ${internal.status}; transfers need an ACTIVE account.`, { accountId: internal.id });
+  if (external.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The external account is ${external.status}; transfers need an ACTIVE account.`, { accountId: external.id });
+  if (internal.customer_id !== external.customer_id) {
+    throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The internal and the external account belong to different owners; both must be the same customer\'s, or both the platform\'s.');
+  }
+  if (internal.currency !== external.currency) {
+    throw badRequest('CURRENCY_MISMATCH', `The internal account holds ${internal.currency} and the external account is in ${external.currency}; use a quote to convert.`, {
+      internalCurrency: internal.currency,
+      externalCurrency: external.currency,
+    });
+  }
+}
+
+/** The status path up to the 201: a transfer refused at once was PENDING for no time at all. */
+const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
+
+async function scheduleLaterChanges(ctx: PlatformContext, row: TransactionRow, outcome: TransferOutcome): Promise<void> {
+  const [next, ...rest] = outcome.later;
+  if (next === undefined) return;
+  await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
+    platformId: ctx.platformId,
+    transactionId: row.id,
+    from: row.status,
+    to: next.status,
+    failureReason: next.status === 'FAILED' ? outcome.failureReason : null,
+    then: rest,
+  });
+}
+
+async function ownerFields(ctx: PlatformContext, customerId: string | null): Promise<{ platformCustomerId?: string }> {
+  if (customerId === null) return {};
+  const platformCustomerId = await findPlatformCustomerId(ctx, customerId);
+  return platformCustomerId === undefined ? {} : { platformCustomerId };
+}
+
+export async function createTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<Transaction> {
+  const internal = await requireInternalAccount(ctx, body.destination.accountId);
+  const external = await requireExternalAccount(ctx, body.source.accountId);
+  checkPair(internal, external);
+  const outcome = transferInOutcome(sandboxIdentifier(external.account_info));
+  const rail = defaultRail(external.account_type);
+  const reference = newReference(rail);
+  const draft: NewTransaction = {
+    type: 'INCOMING',
+    customerId: internal.customer_id,
+    internalAccountId: internal.id,
+    sourceAccountId: external.id,
+    destinationAccountId: internal.id,
+    amount: body.amount,
+    currency: internal.currency,
+    reference,
+    details: {
+      source: { sourceType: 'ACCOUNT', accountId: external.id, currency: external.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
+      ...(await ownerFields(ctx, internal.customer_id)),
+      receivedAmount: { amount: body.amount, currency: currency(internal.currency) },
+      fees: 0,
+      exchangeRate: 1,
+      paymentRail: rail,
+      ...(body.description === undefined ? {} : { description: body.description }),
+      reconciliationInstructions: { reference },
+    },
+  };
+  const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, outcome.returned === 'FAILED' ? outcome.failureReason : null);
+  await scheduleLaterChanges(ctx, row, outcome);
+  return toTransaction(row);
+}
+
+export async function createTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest']): Promise<Transaction> {
+  const internal = await requireInternalAccount(ctx, body.source.accountId);
+  const external = await requireExternalAccount(ctx, body.destination.accountId);
+  checkPair(internal, external);
+  const rail = body.destination.paymentRail ?? defaultRail(external.account_type);
+  if (!canReceiveOn(external.account_type, rail)) {
+    throw invalidField('/destination/paymentRail', `A ${external.account_type} can be paid on ${RAILS[external.account_type].join(', ')}, not ${rail}.`, 'enum');
+  }
+  // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
+  // ledger's conditional debit is what makes it hold under concurrency.
+  if (internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
+  const outcome = transferOutOutcome(sandboxIdentifier(external.account_info));
+  const amount = { amount: body.amount, currency: currency(internal.currency) };
+  const reference = newReference(rail);
+  const draft: NewTransaction = {
+    type: 'OUTGOING',
+    customerId: internal.customer_id,
+    internalAccountId: internal.id,
+    sourceAccountId: internal.id,
+    destinationAccountId: external.id,
+    amount: body.amount,
+    currency: internal.currency,
+    reference,
+    details: {
+      source: { sourceType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency },
+      ...(await ownerFields(ctx, internal.customer_id)),
+      sentAmount: amount,
+      receivedAmount: amount,
+      fees: 0,
+      exchangeRate: 1,
+      paymentRail: rail,
+      ...(body.remittanceInformation === undefined ? {} : { description: body.remittanceInformation }),
+      reconciliationInstructions: { reference },
+    },
+  };
+  const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, outcome.returned === 'FAILED' ? outcome.failureReason : null);
+  await scheduleLaterChanges(ctx, row, outcome);
+  return toTransaction(row);
+}
+
+/** A scheduled change of a transfer: applied if the transaction is still where it was left, then the next is scheduled. */
+export async function applyScheduledChange(ctx: PlatformContext, change: ScheduledChange): Promise<void> {
+  const row = await findTransactionForUpdate(ctx.db, ctx.platformId, change.transactionId);
+  // Cancelled (or otherwise moved on) meanwhile: the outcome no longer applies.
+  if (row === undefined || row.status !== change.from) return;
+  const moved = await moveTransaction(ctx, row, change.to, change.failureReason);
+  if (moved === undefined) return;
+  const [next, ...rest] = change.then;
+  if (next === undefined) return;
+  await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
+    platformId: ctx.platformId,
+    transactionId: moved.id,
+    from: moved.status,
+    to: next.status,
+    failureReason: change.failureReason,
+    then: rest,
+  });
+}
