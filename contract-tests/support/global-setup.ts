@@ -101,6 +101,21 @@ export default async function setup(project: TestProject) {
   project.provide('masterKey', MASTER_KEY);
 
   return async () => {
-    for (const cleanup of cleanups) await cleanup();
+    try {
+      // After every money test of the run: each balance must equal the sum of its ledger entries.
+      if (origin !== '') await expectConsistentLedger(origin);
+    } finally {
+      for (const cleanup of cleanups) await cleanup();
+    }
   };
+}
+
+/** Runs the server's ledger check and fails the run when anything differs. */
+export async function expectConsistentLedger(serverOrigin: string): Promise<void> {
+  const response = await fetch(`${serverOrigin}/__test/ledger/check`);
+  const report = (await response.json()) as { consistent?: boolean; accounts?: number; movements?: number };
+  if (response.status !== 200 || report.consistent !== true) {
+    throw new Error(`the ledger check found differences after the run: ${JSON.stringify(report)}`);
+  }
+  process.stdout.write(`ledger check: ${report.accounts} internal accounts, ${report.movements} movements, every balance equals the sum of its entries\n`);
 }
