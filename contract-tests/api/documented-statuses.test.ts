@@ -10,7 +10,7 @@ import { notImplemented } from '../../server/http/handler-types.ts';
 import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { createToken, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { createExternalAccount, createToken, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
 import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 
@@ -79,6 +79,17 @@ const upload = (holder: string, country: string) => () => {
   return form;
 };
 
+/** A new customer's funded USD account and an external USD account of theirs ending in `suffix`. */
+async function accountPair(suffix: string) {
+  const account = await fundedAccount('USD', 10_000);
+  const external = await createExternalAccount({ customerId: account.customerId ?? '', currency: 'USD', accountInfo: externalAccountInfo.usd(suffix) });
+  return { account, external };
+}
+
+/** How many transactions the account has, funding excluded. */
+const transactionCount = (accountId: string) => async () =>
+  ((await api.GET('/transactions', { params: { query: { accountId } } })).data?.totalCount ?? 0) - 1;
+
 const creating: Record<string, () => Promise<[Request, Request, () => Promise<number>]>> = {
   createToken: async () => {
     const name = `idem ${unique()}`;
@@ -114,6 +125,25 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
       { path: '/customers/external-accounts', body: json({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() }) },
       count,
     ];
+  },
+  createTransferIn: async () => {
+    const { account, external } = await accountPair('000');
+    const body = (amount: number) => json({ source: { accountId: external.id }, destination: { accountId: account.id }, amount });
+    return [{ path: '/transfer-in', body: body(100) }, { path: '/transfer-in', body: body(200) }, transactionCount(account.id)];
+  },
+  createTransferOut: async () => {
+    const { account, external } = await accountPair('000');
+    const body = (amount: number) => json({ source: { accountId: account.id }, destination: { accountId: external.id }, amount });
+    return [{ path: '/transfer-out', body: body(100) }, { path: '/transfer-out', body: body(200) }, transactionCount(account.id)];
+  },
+  cancelTransaction: async () => {
+    // An ACH transfer-out to an account ending in 005 stays PENDING long enough to be cancelled.
+    const { account, external } = await accountPair('005');
+    const sent = await api.POST('/transfer-out', { body: { source: { accountId: account.id }, destination: { accountId: external.id }, amount: 100 } });
+    if (sent.data === undefined) throw new Error(`POST /transfer-out: ${sent.response.status}`);
+    const path = `/transactions/${sent.data.id}/cancel`;
+    const cancelled = async () => (await api.GET('/transactions', { params: { query: { accountId: account.id, status: 'CANCELLED' } } })).data?.totalCount ?? -1;
+    return [{ path, body: json({ reason: 'first' }) }, { path, body: json({ reason: 'second' }) }, cancelled];
   },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
