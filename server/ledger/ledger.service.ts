@@ -48,15 +48,15 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
     { account: to, amount },
   ];
   const internal = legs.filter((l) => isInternalAccount(l.account)).sort((a, b) => (a.account < b.account ? -1 : 1));
-  const locked = await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
+  // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
+  if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
   const at = ctx.clock.now();
   for (const leg of internal) {
-    const account = locked.find((a) => a.id === leg.account);
-    if (account === undefined) throw new Error(`ledger: internal account ${leg.account} not found`);
-    if (account.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${account.currency}, not ${currency}`);
     const changed = await changeBalance(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
     if (changed === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
     if (changed === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
+    // A bug, not a request error: the whole database transaction rolls back.
+    if (changed.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${changed.currency}, not ${currency}`);
   }
   await insertMovement(
     ctx.db,
