@@ -14,7 +14,7 @@ import { transactionHandlers } from './transactions/transactions.handlers.ts';
 import { verificationHandlers } from './verifications/verifications.handlers.ts';
 import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
-/** Operations of the contract that later issues build (money core, quotes, wallets, agents). */
+/** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
 const notBuiltYet = [
   'lookupUmaReceiver', 'lookupExternalAccountReceiver', 'createQuote', 'getQuote',
   'executeQuote', 'approveTransaction', 'rejectTransaction', 'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
