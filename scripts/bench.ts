@@ -3,7 +3,10 @@
 //   1. GET /config (Basic auth + request validation + two database reads) vs a bare node:http
 //      handler, in production mode (no response validation) and in test mode (with it), and the
 //      same on PostgreSQL when it is reachable;
-//   2. POST sandbox funding (a write transaction + Idempotency-Key row) on PGlite and PostgreSQL.
+//   2. POST sandbox funding (a write transaction + Idempotency-Key row) on PGlite and PostgreSQL;
+//   3. POST /transfer-out (a COMPLETED transfer: debit, transaction, movement, entries, webhook
+//      event, delivery job) on PostgreSQL, against the same writes in raw SQL with `pg`
+//      (scripts/bench/raw-transfers.ts) on the same database.
 // Servers run as child processes; autocannon drives them from this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -11,6 +14,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../contract-tests/support/free-port.ts';
+import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -131,3 +135,47 @@ for (const [label, run] of [['PGlite', onPglite], ['PostgreSQL', onPostgres]] as
     console.log(`  ${label}: ${run.credited} minor units credited, ${run.requests} 2xx counted (+ up to 10 in flight at the cut-off): ${ok ? 'consistent' : 'INCONSISTENT'}`);
   }
 }
+
+console.log('\n3. POST /transfer-out on PostgreSQL (a COMPLETED transfer: one ledger write transaction) against raw SQL');
+await withPostgres(async (url) => {
+  const FUNDING = 100_000_000_000;
+  const s = await server({ DATABASE_URL: url, NODE_ENV: 'production', VALIDATE_RESPONSES: '0' });
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${s.base}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const customer = await post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe' });
+  const accounts = (await (await fetch(`${s.base}/customers/internal-accounts?customerId=${customer.id}&currency=USD`, { headers: { authorization } })).json()) as { data: { id: string }[] };
+  const account = accounts.data[0]?.id ?? '';
+  await post(`/sandbox/internal-accounts/${account}/fund`, { amount: FUNDING });
+  const accountNumber = `${String(Date.now()).slice(-9)}000`; // suffix 000: COMPLETED at once
+  const external = await post('/customers/external-accounts', {
+    customerId: customer.id,
+    currency: 'USD',
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', bankAccountType: 'CHECKING', bankName: 'JPMorgan Chase Bank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } },
+  });
+  const transfer = {
+    url: `${s.base}/transfer-out`,
+    method: 'POST' as const,
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ source: { accountId: account }, destination: { accountId: external.id }, amount: 1 }),
+  };
+  await load({ ...transfer, duration: 1 }); // warm-up
+  const http = await load(transfer);
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill();
+  await exited; // nothing else on the database during the raw run
+  line('server, production (HTTP, 10 connections)', http);
+
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const platformId = (await db.query<{ platform_id: string }>('select platform_id from internal_accounts where id = $1', [account])).rows[0]?.platform_id ?? '';
+  await db.end();
+  const raw = await rawTransferOuts(url, { platformId, customerId: customer.id, internalAccountId: account, externalAccountId: external.id }, { connections: 10, durationS: DURATION_S, amount: 1 });
+  line('raw SQL with pg (same writes, 10 connections)', { rps: raw.rate, p99: raw.p99, errors: raw.refused });
+  console.log(`  HTTP / raw SQL transfer throughput: ${(http.rps / raw.rate).toFixed(2)}x (${((http.rps / raw.rate) * 100).toFixed(1)} % of the database's own rate)`);
+  const after = await accountConsistent(url, account);
+  const ok = after.balance === after.entries && FUNDING - after.balance === after.sends;
+  console.log(`  ledger: balance ${after.balance} = sum of entries ${after.entries}, ${after.sends} transfers of 1 debited: ${ok ? 'consistent' : 'INCONSISTENT'}`);
+});

@@ -1,0 +1,165 @@
+// The floor under `POST /transfer-out` on PostgreSQL: the database writes of one COMPLETED transfer
+// (suffix 000), written with `pg` and nothing else, in one SQL transaction per transfer, as
+// ledger.service.ts, transactions.repository.ts, ledger.repository.ts, webhooks.service.ts and
+// jobs.repository.ts write them, in their order:
+//   BEGIN
+//   INSERT transactions … RETURNING *                       (openTransaction → insertTransaction)
+//   UPDATE internal_accounts SET balance = balance - n      (post → changeBalance: the conditional
+//     WHERE … AND balance >= n RETURNING *                   debit locks the row; with one internal
+//                                                            account there is no SELECT … FOR UPDATE)
+//   INSERT ledger_movements; INSERT ledger_entries (2 rows) (insertMovement: SEND, account → settlement)
+//   INSERT webhook_outbox                                   (emitEvent: OUTGOING_PAYMENT_COMPLETED)
+//   INSERT jobs … ON CONFLICT (id) DO NOTHING               (scheduleJob: its webhooks.deliver job)
+//   COMMIT
+// What the server does besides is what the ratio prices: HTTP, authentication, request and
+// response handling, the reads of the two accounts and the customer, and running the delivery jobs.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+export interface TransferAccounts {
+  platformId: string;
+  customerId: string;
+  internalAccountId: string;
+  externalAccountId: string;
+}
+
+export interface RawRun {
+  /** Transfers committed per second. */
+  rate: number;
+  committed: number;
+  /** Debits the balance could not cover (rolled back). */
+  refused: number;
+  p99: number;
+}
+
+/** The details and webhook payload of a transfer the server recorded: the raw loop writes the same shapes. */
+async function samples(pool: pg.Pool, accounts: TransferAccounts): Promise<{ details: Record<string, unknown>; event: Record<string, unknown> }> {
+  const details = await pool.query<{ details: Record<string, unknown> }>(
+    `select details from transactions where source_account_id = $1 and type = 'OUTGOING' limit 1`,
+    [accounts.internalAccountId],
+  );
+  const event = await pool.query<{ payload: Record<string, unknown> }>(`select payload from webhook_outbox where type = 'OUTGOING_PAYMENT_COMPLETED' limit 1`);
+  const d = details.rows[0]?.details;
+  const e = event.rows[0]?.payload;
+  if (d === undefined || e === undefined) throw new Error('no transfer-out recorded by the server to copy the shapes of');
+  return { details: d, event: e };
+}
+
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const reference = () => `ACH-${Array.from({ length: 8 }, () => REFERENCE_ALPHABET[Math.floor(Math.random() * REFERENCE_ALPHABET.length)]).join('')}`;
+
+async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, amount: number, shapes: Awaited<ReturnType<typeof samples>>): Promise<boolean> {
+  const at = new Date();
+  const transactionId = `Transaction:${randomUUID()}`;
+  const movementId = `Movement:${randomUUID()}`;
+  const eventId = `Event:${randomUUID()}`;
+  const ref = reference();
+  const details = { ...shapes.details, reconciliationInstructions: { reference: ref } };
+  await client.query('begin');
+  try {
+    const inserted = await client.query(
+      `insert into transactions (id, platform_id, customer_id, type, status, internal_account_id, source_account_id, destination_account_id,
+         reference, failure_reason, settled_at, cancellation_reason, amount, currency, details, created_at, updated_at)
+       values ($1, $2, $3, 'OUTGOING', 'COMPLETED', $4, $4, $5, $6, null, $7, null, $8, 'USD', $9, $7, $7) returning *`,
+      [transactionId, accounts.platformId, accounts.customerId, accounts.internalAccountId, accounts.externalAccountId, ref, at, amount, JSON.stringify(details)],
+    );
+    const debited = await client.query(
+      `update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $5 returning *`,
+      [-amount, at, accounts.platformId, accounts.internalAccountId, amount],
+    );
+    if (debited.rowCount !== 1) {
+      await client.query('rollback');
+      return false;
+    }
+    await client.query(`insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, 'SEND', 'USD', $4, $5)`, [
+      movementId,
+      accounts.platformId,
+      transactionId,
+      amount,
+      at,
+    ]);
+    await client.query(`insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $3, $4, $5), ($1, $2, 'SYSTEM:SETTLEMENT:USD', $6, $5)`, [
+      movementId,
+      accounts.platformId,
+      accounts.internalAccountId,
+      -amount,
+      at,
+      amount,
+    ]);
+    const row = inserted.rows[0] as { id: string };
+    const event = { ...shapes.event, id: eventId, timestamp: at.toISOString(), data: { ...(shapes.event.data as object), id: row.id, reconciliationInstructions: { reference: ref } } };
+    await client.query(
+      `insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
+       values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`,
+      [eventId, accounts.platformId, JSON.stringify(event), at],
+    );
+    await client.query(
+      `insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
+       values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3) on conflict (id) do nothing`,
+      [`Job:${randomUUID()}`, JSON.stringify({ eventId }), at],
+    );
+    await client.query('commit');
+    return true;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `connections` loops of transfer-outs of `amount` for `durationS` seconds, each on its own connection. */
+export async function rawTransferOuts(url: string, accounts: TransferAccounts, options: { connections: number; durationS: number; amount: number }): Promise<RawRun> {
+  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  try {
+    const shapes = await samples(pool, accounts);
+    const latencies: number[] = [];
+    let committed = 0;
+    let refused = 0;
+    const run = async (until: number, counting: boolean) => {
+      await Promise.all(
+        Array.from({ length: options.connections }, async () => {
+          const client = await pool.connect();
+          try {
+            while (Date.now() < until) {
+              const started = performance.now();
+              const ok = await transferOut(client, accounts, options.amount, shapes);
+              if (!counting) continue;
+              latencies.push(performance.now() - started);
+              if (ok) committed++;
+              else refused++;
+            }
+          } finally {
+            client.release();
+          }
+        }),
+      );
+    };
+    await run(Date.now() + 1_000, false); // warm-up, as the HTTP runs have
+    const started = Date.now();
+    await run(started + options.durationS * 1_000, true);
+    const elapsed = (Date.now() - started) / 1_000;
+    latencies.sort((a, b) => a - b);
+    return { rate: committed / elapsed, committed, refused, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0) };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Whether the account's balance is the sum of its entries after both runs (the raw loop included). */
+export async function accountConsistent(url: string, accountId: string): Promise<{ balance: number; entries: number; sends: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ balance: string; entries: string; sends: string }>(
+      `select a.balance,
+         (select coalesce(sum(amount), 0) from ledger_entries where account = a.id) as entries,
+         (select count(*) from ledger_movements m join transactions t on t.id = m.transaction_id where t.source_account_id = a.id and m.kind = 'SEND') as sends
+       from internal_accounts a where a.id = $1`,
+      [accountId],
+    );
+    const row = r.rows[0];
+    if (row === undefined) throw new Error(`no account ${accountId}`);
+    return { balance: Number(row.balance), entries: Number(row.entries), sends: Number(row.sends) };
+  } finally {
+    await client.end();
+  }
+}
