@@ -4,12 +4,13 @@
 // jobs.repository.ts write them, in their order:
 //   BEGIN
 //   INSERT transactions … RETURNING *                       (openTransaction → insertTransaction)
-//   UPDATE internal_accounts SET balance = balance - n      (post → changeBalance: the conditional
-//     WHERE … AND balance >= n RETURNING *                   debit locks the row; with one internal
-//                                                            account there is no SELECT … FOR UPDATE)
-//   INSERT ledger_movements; INSERT ledger_entries (2 rows) (insertMovement: SEND, account → settlement)
 //   INSERT webhook_outbox                                   (emitEvent: OUTGOING_PAYMENT_COMPLETED)
 //   INSERT jobs … ON CONFLICT (id) DO NOTHING               (scheduleJob: its webhooks.deliver job)
+//   INSERT ledger_movements; INSERT ledger_entries (2 rows) (insertMovement: SEND, account → settlement)
+//   UPDATE internal_accounts SET balance = balance - n      (post → changeBalance: the conditional
+//     WHERE … AND balance >= n RETURNING *                   debit locks the row, last, so the lock is
+//                                                            held only until COMMIT; with one internal
+//                                                            account there is no SELECT … FOR UPDATE)
 //   COMMIT
 // What the server does besides is what the ratio prices: HTTP, authentication, request and
 // response handling, the reads of the two accounts and the customer, and running the delivery jobs.
@@ -63,14 +64,18 @@ async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, am
        values ($1, $2, $3, 'OUTGOING', 'COMPLETED', $4, $4, $5, $6, null, $7, null, $8, 'USD', $9, $7, $7) returning *`,
       [transactionId, accounts.platformId, accounts.customerId, accounts.internalAccountId, accounts.externalAccountId, ref, at, amount, JSON.stringify(details)],
     );
-    const debited = await client.query(
-      `update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $5 returning *`,
-      [-amount, at, accounts.platformId, accounts.internalAccountId, amount],
+    const row = inserted.rows[0] as { id: string };
+    const event = { ...shapes.event, id: eventId, timestamp: at.toISOString(), data: { ...(shapes.event.data as object), id: row.id, reconciliationInstructions: { reference: ref } } };
+    await client.query(
+      `insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
+       values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`,
+      [eventId, accounts.platformId, JSON.stringify(event), at],
     );
-    if (debited.rowCount !== 1) {
-      await client.query('rollback');
-      return false;
-    }
+    await client.query(
+      `insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
+       values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3) on conflict (id) do nothing`,
+      [`Job:${randomUUID()}`, JSON.stringify({ eventId }), at],
+    );
     await client.query(`insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, 'SEND', 'USD', $4, $5)`, [
       movementId,
       accounts.platformId,
@@ -86,18 +91,14 @@ async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, am
       at,
       amount,
     ]);
-    const row = inserted.rows[0] as { id: string };
-    const event = { ...shapes.event, id: eventId, timestamp: at.toISOString(), data: { ...(shapes.event.data as object), id: row.id, reconciliationInstructions: { reference: ref } } };
-    await client.query(
-      `insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
-       values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`,
-      [eventId, accounts.platformId, JSON.stringify(event), at],
+    const debited = await client.query(
+      `update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $5 returning *`,
+      [-amount, at, accounts.platformId, accounts.internalAccountId, amount],
     );
-    await client.query(
-      `insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
-       values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3) on conflict (id) do nothing`,
-      [`Job:${randomUUID()}`, JSON.stringify({ eventId }), at],
-    );
+    if (debited.rowCount !== 1) {
+      await client.query('rollback');
+      return false;
+    }
     await client.query('commit');
     return true;
   } catch (error) {

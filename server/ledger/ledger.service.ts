@@ -51,6 +51,12 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
   // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
   if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
   const at = ctx.clock.now();
+  // The balance changes come last: the account's row lock is then held only until the commit.
+  await insertMovement(
+    ctx.db,
+    { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at },
+    legs,
+  );
   for (const leg of internal) {
     const changed = await changeBalance(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
     if (changed === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
@@ -58,11 +64,6 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
     // A bug, not a request error: the whole database transaction rolls back.
     if (changed.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${changed.currency}, not ${currency}`);
   }
-  await insertMovement(
-    ctx.db,
-    { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at },
-    legs,
-  );
 }
 
 export interface NewTransaction {
@@ -88,7 +89,8 @@ export type Opening =
 
 /**
  * Records a transaction whose life so far is `path` (the sandbox may refuse a transfer at once:
- * `PENDING → FAILED`), with the money step of its first status and its webhook event.
+ * `PENDING → FAILED`), with its webhook event, what `alsoRecord` adds (its scheduled outcome) and,
+ * last, the money step of its first status.
  */
 export async function openTransaction(
   ctx: PlatformContext,
@@ -96,6 +98,7 @@ export async function openTransaction(
   path: readonly Status[],
   opening: Opening,
   failureReason: FailureReason | null = null,
+  alsoRecord: (row: TransactionRow) => Promise<void> = async () => {},
 ): Promise<TransactionRow> {
   const [first] = path;
   const last = path.at(-1);
@@ -122,6 +125,9 @@ export async function openTransaction(
     created_at: at,
     updated_at: at,
   });
+  // Everything else first, the money last (see `post`); a refused debit rolls all of it back.
+  await emitTransactionEvent(ctx, row);
+  await alsoRecord(row);
   const account = draft.internalAccountId;
   const { currency, amount } = draft;
   switch (opening.kind) {
@@ -140,7 +146,6 @@ export async function openTransaction(
     case 'NONE':
       break;
   }
-  await emitTransactionEvent(ctx, row);
   return row;
 }
 
@@ -168,6 +173,7 @@ export async function moveTransaction(
     updated_at: at,
   });
   if (moved === undefined) return undefined;
+  await emitTransactionEvent(ctx, moved);
   const account = row.internal_account_id;
   if (account !== null) {
     const kinds = await movementKinds(ctx.db, row.id);
@@ -182,6 +188,5 @@ export async function moveTransaction(
       await post(ctx, row.id, 'REFUND', currency, amount, systemAccount('SETTLEMENT', currency), account);
     }
   }
-  await emitTransactionEvent(ctx, moved);
   return moved;
 }

@@ -97,8 +97,8 @@ export async function createTransferIn(ctx: PlatformContext, body: Schemas['Tran
     },
   };
   const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, outcome.returned === 'FAILED' ? outcome.failureReason : null);
-  await scheduleLaterChanges(ctx, row, outcome);
+  const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleLaterChanges(ctx, opened, outcome));
   return toTransaction(row);
 }
 
@@ -139,8 +139,8 @@ export async function createTransferOut(ctx: PlatformContext, body: Schemas['Tra
     },
   };
   const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, outcome.returned === 'FAILED' ? outcome.failureReason : null);
-  await scheduleLaterChanges(ctx, row, outcome);
+  const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleLaterChanges(ctx, opened, outcome));
   return toTransaction(row);
 }
 
