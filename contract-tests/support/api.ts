@@ -69,8 +69,9 @@ const contractCheck: Middleware = {
   },
 };
 
-export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials): PaymentsClient {
-  const c = createPaymentsClient({ baseUrl, ...options });
+/** A client whose every response is checked against the contract; `serverBaseUrl` for a test's own server. */
+export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials, serverBaseUrl = baseUrl): PaymentsClient {
+  const c = createPaymentsClient({ baseUrl: serverBaseUrl, ...options });
   c.use(contractCheck);
   return c;
 }

@@ -3,9 +3,10 @@
 // throws an Error naming the step that failed; it never returns undefined. Request defaults are
 // only what the request requires, plus a unique platformCustomerId; a test states every other
 // field its assertions depend on. A field given as undefined is left out of the request.
-import type { components } from '../../generated/openapi.js';
+import type { components, operations as Operations } from '../../generated/openapi.js';
 import type { PaymentsClient } from '../../client/index.ts';
 import { api, client, isMock, unique } from './api.ts';
+import { externalAccountInfo } from './external-account-info.ts';
 
 type Schemas = components['schemas'];
 export type Permission = Schemas['Permission'];
@@ -173,3 +174,113 @@ export const clientFor = (token: { clientId: string; clientSecret: string }): Pa
 export async function tokenWith(permissions: Permission[]): Promise<PaymentsClient> {
   return clientFor(await createToken(permissions));
 }
+
+// Transfers and transactions
+
+export type Transaction = Schemas['Transaction'];
+
+/** The transaction a transfer answered with its 201, or an Error saying what it answered instead. */
+export function created(result: { data?: Transaction; error?: unknown; response: Response }): Transaction {
+  if (result.response.status !== 201 || result.data === undefined) throw new Error(`expected 201, got ${result.response.status}: ${JSON.stringify(result.error ?? result.data)}`);
+  return result.data;
+}
+export type TransactionListQuery = NonNullable<Operations['listTransactions']['parameters']['query']>;
+
+/** Options of the transfer and cancel helpers: an Idempotency-Key, and another client (a second token, a server of the test's own). */
+export interface CallOptions {
+  key?: string;
+  via?: PaymentsClient;
+}
+
+const idempotencyHeader = (key?: string): { 'Idempotency-Key'?: string } => (key === undefined ? {} : { 'Idempotency-Key': key });
+
+/** POST /transfer-in, answered as the client answers (tests check refusals and replays too). */
+export function transferIn(body: Schemas['TransferInRequest'], options: CallOptions = {}) {
+  return (options.via ?? api).POST('/transfer-in', { params: { header: idempotencyHeader(options.key) }, body });
+}
+
+/** POST /transfer-out, answered as the client answers. */
+export function transferOut(body: Schemas['TransferOutRequest'], options: CallOptions = {}) {
+  return (options.via ?? api).POST('/transfer-out', { params: { header: idempotencyHeader(options.key) }, body });
+}
+
+/** POST /transactions/{transactionId}/cancel, with the body when given, answered as the client answers. */
+export function cancelTransaction(transactionId: string, body?: Schemas['TransactionCancelRequest'], options: CallOptions = {}) {
+  return (options.via ?? api).POST('/transactions/{transactionId}/cancel', {
+    params: { path: { transactionId }, header: idempotencyHeader(options.key) },
+    ...(body === undefined ? {} : { body }),
+  });
+}
+
+/** The transaction as it is now. */
+export async function getTransaction(transactionId: string, via: PaymentsClient = api): Promise<Transaction> {
+  return expectStatus(`GET /transactions/${transactionId}`, 200, via.GET('/transactions/{transactionId}', { params: { path: { transactionId } } }));
+}
+
+/** A page of GET /transactions, its items typed as transactions. */
+export type TransactionPage = Omit<Schemas['TransactionListResponse'], 'data'> & { data: Transaction[] };
+
+/** One page of GET /transactions with these filters. */
+export async function listTransactions(query: TransactionListQuery, via: PaymentsClient = api): Promise<TransactionPage> {
+  const page = await expectStatus('GET /transactions', 200, via.GET('/transactions', { params: { query } }));
+  return { ...page, data: page.data as Transaction[] };
+}
+
+export type TransferCurrency = 'USD' | 'EUR' | 'MXN' | 'BTC';
+
+/**
+ * A new individual customer holding only `currency` (USD by default), their internal account in
+ * it (funded with `funding` when given) and an external account of theirs in that currency whose
+ * primary identifier (account number, IBAN, CLABE, wallet address) ends with `suffix`. Made
+ * through `via` (a server of the test's own) when given.
+ */
+export async function customerWithExternalAccount(
+  suffix: string,
+  options: { currency?: TransferCurrency; funding?: number; via?: PaymentsClient } = {},
+): Promise<{ customer: Schemas['IndividualCustomer']; internal: Schemas['InternalAccount']; external: Schemas['ExternalAccount'] }> {
+  const via = options.via ?? api;
+  const currency = options.currency ?? 'USD';
+  const body = { customerType: 'INDIVIDUAL' as const, platformCustomerId: `xfer-${unique()}`, fullName: 'Jane Doe', currencies: [currency] };
+  const customer = await expectStatus('POST /customers', 201, via.POST('/customers', { body }));
+  if (customer.customerType !== 'INDIVIDUAL') throw new Error(`POST /customers: asked for an individual, got ${customer.customerType}`);
+  const page = await expectStatus('GET /customers/internal-accounts', 200, via.GET('/customers/internal-accounts', { params: { query: { customerId: customer.id, currency } } }));
+  let internal = page.data[0];
+  if (internal === undefined) throw new Error(`customer ${customer.id} has no ${currency} internal account`);
+  if (options.funding !== undefined) {
+    internal = await expectStatus(`POST /sandbox/internal-accounts/${internal.id}/fund`, 200, fund(internal.id, options.funding, undefined, { via }));
+  }
+  const accountInfo = { USD: externalAccountInfo.usd, EUR: externalAccountInfo.eur, MXN: externalAccountInfo.mxn, BTC: externalAccountInfo.spark }[currency](suffix);
+  const external = await expectStatus('POST /customers/external-accounts', 201, via.POST('/customers/external-accounts', { body: { customerId: customer.id, currency, accountInfo } }));
+  return { customer, internal, external };
+}
+
+/**
+ * Polls GET /transactions/{id} until the transaction is in `status` (a sandbox outcome due later,
+ * run by the server's job runner) and returns it; throws with the last status seen after `timeoutMs`.
+ */
+export async function transactionInStatus(
+  transactionId: string,
+  status: Schemas['TransactionStatus'],
+  options: { via?: PaymentsClient; timeoutMs?: number } = {},
+): Promise<Transaction> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const transaction = await getTransaction(transactionId, options.via);
+    if (transaction.status === status) return transaction;
+    if (Date.now() > deadline) throw new Error(`transaction ${transactionId} is still ${transaction.status}, expected ${status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An internal account's balance amount, read through `via` (a server of the test's own). */
+export async function balanceThrough(accountId: string, via: PaymentsClient): Promise<number> {
+  const account = await expectStatus(`GET /internal-accounts/${accountId}`, 200, via.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } }));
+  return account.balance.amount;
+}
+
+/**
+ * A checked client (every response checked against the contract, as `api`'s) of a server of the
+ * test's own, with that server's credentials.
+ */
+export const checkedClientOf = (serverBaseUrl: string, token: { clientId: string; clientSecret: string }): PaymentsClient =>
+  client({ clientId: token.clientId, clientSecret: token.clientSecret }, serverBaseUrl);
