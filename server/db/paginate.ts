@@ -1,5 +1,6 @@
 // Keyset pagination shared by every repository's list: newest first (or oldest first where the
-// list offers `sortOrder`), ties broken by id, plus the total number of matches. `filtered` carries the list's WHERE clauses; `select` picks the columns.
+// list offers `sortOrder`), ties broken by id, plus the total number of matches. `filtered`
+// carries the list's WHERE clauses; `select` picks the columns.
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 import type { Database } from './schema.ts';

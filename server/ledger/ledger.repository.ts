@@ -2,11 +2,10 @@
 // ledger owns), movements and their entries. Every balance change is a single conditional UPDATE
 // (no read-modify-write race); the CHECK of the migration keeps a balance from ever going negative
 // and the deferred trigger keeps every movement's entries summing to zero, whatever the code does.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, LedgerEntryTable, LedgerMovementTable, MovementKind } from '../db/schema.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import type { Insertable } from 'kysely';
 
 /**
  * Locks the platform's internal accounts with these ids, in id order: two movements touching the
@@ -98,8 +97,7 @@ export async function unbalancedMovements(db: Db): Promise<{ movementId: string;
  */
 export async function strandedHolds(db: Db): Promise<{ transactionId: string; status: string; held: number }[]> {
   const rows = await sql<{ id: string; status: string; held: number | string }>`
-    select t.id, t.status, coalesce(sum(e.amount) filter (where e.account like 'SYSTEM:IN_FLIGHT:%'), 0) as held, t.amount,
-      bool_or(m.kind = 'HOLD') as has_hold
+    select t.id, t.status, coalesce(sum(e.amount) filter (where e.account like 'SYSTEM:IN_FLIGHT:%'), 0) as held
     from transactions t
     join ledger_movements m on m.transaction_id = t.id
     join ledger_entries e on e.movement_id = m.id

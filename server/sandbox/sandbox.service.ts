@@ -3,18 +3,16 @@
 // handling makes a replay answer the stored response without crediting twice).
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { openTransaction } from '../ledger/ledger.service.ts';
 import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
-import { newReference } from '../transactions/transfers.service.ts';
+import { newReference, ownerFields } from '../transactions/transfers.service.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
   const account = await requireInternalAccount(ctx, accountId);
   if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
-  const platformCustomerId = account.customer_id === null ? undefined : await findPlatformCustomerId(ctx, account.customer_id);
   const reference = newReference('SANDBOX');
   await openTransaction(
     ctx,
@@ -30,7 +28,7 @@ export async function fundInternalAccount(ctx: PlatformContext, accountId: strin
       details: {
         destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
         receivedAmount: { amount, currency: currency(account.currency) },
-        ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
+        ...(await ownerFields(ctx, account.customer_id)),
         description: 'Sandbox funding',
         reconciliationInstructions: { reference },
       },

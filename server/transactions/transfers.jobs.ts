@@ -14,6 +14,7 @@ export interface ScheduledChange {
   /** The status the change applies from; a transaction found in another status is left alone. */
   from: Status;
   to: Status;
+  /** The outcome's reason, set on the transaction by the change that makes it FAILED. */
   failureReason: components['schemas']['TransactionFailureReason'] | null;
   /** The changes that follow this one. */
   then: readonly StatusChange[];

@@ -17,6 +17,7 @@ import { addMs } from '../shared/clock.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
+import type { StatusChange } from '../simulation/timing.ts';
 import { canReceiveOn, defaultRail, RAILS } from './payment-rails.ts';
 import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
 import { toTransaction } from './transactions.mapper.ts';
@@ -25,6 +26,7 @@ import { findTransactionForUpdate, type TransactionRow } from './transactions.re
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
 type Status = Schemas['TransactionStatus'];
+type FailureReason = Schemas['TransactionFailureReason'];
 
 const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** A reference for the rail's memo field, as banks print it: short, unambiguous characters. */
@@ -49,20 +51,22 @@ function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): 
 /** The status path up to the 201: a transfer refused at once was PENDING for no time at all. */
 const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
 
-async function scheduleLaterChanges(ctx: PlatformContext, row: TransactionRow, outcome: TransferOutcome): Promise<void> {
-  const [next, ...rest] = outcome.later;
+/** Schedules the first of `changes` to happen to the transaction from the status it is in now. */
+async function scheduleNextChange(ctx: PlatformContext, row: TransactionRow, changes: readonly StatusChange[], failureReason: FailureReason | null): Promise<void> {
+  const [next, ...rest] = changes;
   if (next === undefined) return;
   await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
     platformId: ctx.platformId,
     transactionId: row.id,
     from: row.status,
     to: next.status,
-    failureReason: next.status === 'FAILED' ? outcome.failureReason : null,
+    failureReason,
     then: rest,
   });
 }
 
-async function ownerFields(ctx: PlatformContext, customerId: string | null): Promise<{ platformCustomerId?: string }> {
+/** `platformCustomerId` of the account's customer, for the transaction's details. */
+export async function ownerFields(ctx: PlatformContext, customerId: string | null): Promise<{ platformCustomerId?: string }> {
   if (customerId === null) return {};
   const platformCustomerId = await findPlatformCustomerId(ctx, customerId);
   return platformCustomerId === undefined ? {} : { platformCustomerId };
@@ -98,7 +102,7 @@ export async function createTransferIn(ctx: PlatformContext, body: Schemas['Tran
   };
   const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
   const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleLaterChanges(ctx, opened, outcome));
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleNextChange(ctx, opened, outcome.later, outcome.failureReason));
   return toTransaction(row);
 }
 
@@ -140,7 +144,7 @@ export async function createTransferOut(ctx: PlatformContext, body: Schemas['Tra
   };
   const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
   const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleLaterChanges(ctx, opened, outcome));
+  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleNextChange(ctx, opened, outcome.later, outcome.failureReason));
   return toTransaction(row);
 }
 
@@ -149,16 +153,6 @@ export async function applyScheduledChange(ctx: PlatformContext, change: Schedul
   const row = await findTransactionForUpdate(ctx.db, ctx.platformId, change.transactionId);
   // Cancelled (or otherwise moved on) meanwhile: the outcome no longer applies.
   if (row === undefined || row.status !== change.from) return;
-  const moved = await moveTransaction(ctx, row, change.to, change.failureReason);
-  if (moved === undefined) return;
-  const [next, ...rest] = change.then;
-  if (next === undefined) return;
-  await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
-    platformId: ctx.platformId,
-    transactionId: moved.id,
-    from: moved.status,
-    to: next.status,
-    failureReason: change.failureReason,
-    then: rest,
-  });
+  const moved = await moveTransaction(ctx, row, change.to, change.to === 'FAILED' ? change.failureReason : null);
+  if (moved !== undefined) await scheduleNextChange(ctx, moved, change.then, change.failureReason);
 }
