@@ -15,6 +15,8 @@ const CATALOG: Record<string, Omit<Currency, 'code'> & { crypto?: true }> = {
   INR: { name: 'Indian Rupee', symbol: '₹', decimals: 2 },
   PHP: { name: 'Philippine Peso', symbol: '₱', decimals: 2 },
   NGN: { name: 'Nigerian Naira', symbol: '₦', decimals: 2 },
+  JPY: { name: 'Japanese Yen', symbol: '¥', decimals: 0 },
+  KWD: { name: 'Kuwaiti Dinar', symbol: 'KD', decimals: 3 },
   BTC: { name: 'Bitcoin', symbol: '₿', decimals: 8, crypto: true },
   USDC: { name: 'USD Coin', symbol: 'USDC', decimals: 6, crypto: true },
 };
