@@ -8,6 +8,8 @@ import { externalAccountHandlers } from './external-accounts/external-accounts.h
 import { joinAreas, notImplemented, type AreaHandlers, type OperationHandlers } from './http/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
 import { platformHandlers } from './platform/platform.handlers.ts';
+import { quoteHandlers } from './quotes/quotes.handlers.ts';
+import { receiverHandlers } from './receiver/receiver.handlers.ts';
 import { sandboxHandlers } from './sandbox/sandbox.handlers.ts';
 import { tokenHandlers } from './tokens/tokens.handlers.ts';
 import { transactionHandlers } from './transactions/transactions.handlers.ts';
@@ -16,15 +18,14 @@ import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
 /** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
 const notBuiltYet = [
-  'lookupUmaReceiver', 'lookupExternalAccountReceiver', 'createQuote', 'getQuote',
-  'executeQuote', 'approveTransaction', 'rejectTransaction', 'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
+  'approveTransaction', 'rejectTransaction', 'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
   'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
   'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
   'approveAgentAction', 'rejectAgentAction', 'getCurrentAgent', 'listCurrentAgentInternalAccounts',
   'listCurrentAgentExternalAccounts', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'getCurrentAgentQuote',
   'executeCurrentAgentQuote', 'createCurrentAgentTransferIn', 'createCurrentAgentTransferOut', 'listCurrentAgentTransactions',
-  'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction', 'sendSandboxPayment', 'receiveSandboxUmaPayment',
+  'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction', 'receiveSandboxUmaPayment',
 ] as const;
 
 const pending = Object.fromEntries(notBuiltYet.map((id) => [id, notImplemented])) as AreaHandlers<(typeof notBuiltYet)[number]>;
@@ -41,5 +42,7 @@ export const handlers: OperationHandlers = joinAreas(
   externalAccountHandlers,
   sandboxHandlers,
   transactionHandlers,
+  receiverHandlers,
+  quoteHandlers,
   pending,
 );

@@ -247,7 +247,14 @@ describe('uma-addresses', () => {
     ['$pending.long.usd@sandbox.uma.money', 'USD', 'PROCESSING', null],
     ['$fail.compliance.usd@sandbox.uma.money', 'USD', 'FAILED', 'COMPLIANCE_REJECTED'],
   ] as const)('%s receives %s and ends %s', (address, currency, endsAs, failureReason) => {
-    expect(lookupSandboxUma(address)).toEqual({ kind: 'DESTINATION', currency, endsAs, failureReason });
+    expect(lookupSandboxUma(address)).toMatchObject({ kind: 'DESTINATION', currency, endsAs, failureReason });
+  });
+
+  it('every destination asks for the sender\'s name; the MXN one also for the birth date', () => {
+    for (const destination of Object.values(SANDBOX_UMA_DESTINATIONS)) {
+      expect(destination.requiredPayerData).toContainEqual({ name: 'FULL_NAME', mandatory: true });
+    }
+    expect(SANDBOX_UMA_DESTINATIONS['$success.mxn@sandbox.uma.money'].requiredPayerData).toContainEqual({ name: 'BIRTH_DATE', mandatory: true });
   });
 
   it('the domain is case-insensitive, the name is not', () => {

@@ -263,6 +263,58 @@ export interface JobTable {
   updated_at: Timestamp;
 }
 
+export interface ReceiverLookupTable {
+  id: string;
+  platform_id: string;
+  customer_id: string | null;
+  kind: 'UMA' | 'EXTERNAL_ACCOUNT';
+  /** The canonical UMA address or the external account id. */
+  target: string;
+  /** Codes of `supportedCurrencies`, preferred first. */
+  currencies: string[];
+  required_fields: Json<Schemas['PayerDataField'][]>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** What a quote shows beyond its columns, fixed at creation. */
+export interface QuoteDetails {
+  source: Schemas['Quote']['source'];
+  destination: Schemas['Quote']['destination'];
+  exchangeRate: number;
+  rateDetails: Schemas['RateDetails'];
+  paymentRail?: Schemas['PaymentRail'];
+  paymentInstructions?: Schemas['QuotePaymentInstruction'][];
+  payloadToSign?: string;
+  counterpartyInformation?: Record<string, string>;
+  senderCustomerInfo?: Record<string, string>;
+  description?: string;
+  purposeOfPayment?: Schemas['PurposeOfPayment'];
+  /** The reference of the payment (real-time funding deposits carry it). */
+  reference: string;
+}
+
+export interface QuoteTable {
+  id: string;
+  platform_id: string;
+  customer_id: string | null;
+  /** PENDING until executed or expired; after execution the quote shows its transaction's status. */
+  state: 'PENDING' | 'EXECUTED' | 'EXPIRED';
+  source_type: 'ACCOUNT' | 'REALTIME_FUNDING';
+  source_account_id: string | null;
+  destination_account_id: string | null;
+  sending_currency: string;
+  receiving_currency: string;
+  total_sending_amount: number;
+  total_receiving_amount: number;
+  fees_included: number;
+  transaction_id: string | null;
+  details: Json<QuoteDetails>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -278,6 +330,8 @@ export interface Database {
   transactions: TransactionTable;
   ledger_movements: LedgerMovementTable;
   ledger_entries: LedgerEntryTable;
+  receiver_lookups: ReceiverLookupTable;
+  quotes: QuoteTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

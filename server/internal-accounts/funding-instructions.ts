@@ -37,7 +37,10 @@ function clabe(first17: string): string {
   return `${first17}${(10 - (sum % 10)) % 10}`;
 }
 
-export function fundingPaymentInstructions(account: InternalAccountRow): FundingPaymentInstruction[] {
+/** What the instructions derive from: an account, or anything else funded the same way (a quote). */
+export type FundedThing = Pick<InternalAccountRow, 'id' | 'status' | 'currency' | 'customer_id' | 'type'>;
+
+export function fundingPaymentInstructions(account: FundedThing): FundingPaymentInstruction[] {
   if (account.status !== 'ACTIVE') return [];
   const id = account.id;
   const reference = `PAY-${fromAlphabet(id, 'reference', 6, REFERENCE_ALPHABET)}`;

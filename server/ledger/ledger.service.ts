@@ -69,21 +69,29 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
 export interface NewTransaction {
   type: 'INCOMING' | 'OUTGOING';
   customerId: string | null;
-  /** The internal account whose balance the transaction moves. */
-  internalAccountId: string;
+  /** The internal account whose balance the transaction moves; null when none does (real-time funding). */
+  internalAccountId: string | null;
   sourceAccountId: string | null;
-  destinationAccountId: string;
+  /** Null when the destination is not an account (an UMA address). */
+  destinationAccountId: string | null;
   amount: number;
   currency: string;
   reference: string;
   details: TransactionDetails;
 }
 
+/** What a payment completed at once delivers to another internal account (a conversion). */
+export interface Credit {
+  account: string;
+  currency: string;
+  amount: number;
+}
+
 /** The money step that goes with a transaction's first status. */
 export type Opening =
   | { kind: 'FUND'; from: 'SANDBOX_FUNDING' }
   | { kind: 'RECEIVE' } // settlement → the internal account (an incoming transfer completed)
-  | { kind: 'SEND' } // the internal account → settlement (an outgoing transfer completed at once)
+  | { kind: 'SEND'; credit?: Credit } // the internal account → settlement (a payment completed at once)
   | { kind: 'HOLD' } // the internal account → in flight (an outgoing transfer under way)
   | { kind: 'NONE' };
 
@@ -130,6 +138,10 @@ export async function openTransaction(
   await alsoRecord(row);
   const account = draft.internalAccountId;
   const { currency, amount } = draft;
+  if (account === null) {
+    if (opening.kind !== 'NONE') throw new Error(`ledger: a ${opening.kind} needs an internal account`);
+    return row;
+  }
   switch (opening.kind) {
     case 'FUND':
       await post(ctx, row.id, 'FUND', currency, amount, systemAccount(opening.from, currency), account);
@@ -138,7 +150,15 @@ export async function openTransaction(
       await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);
       break;
     case 'SEND':
+      if (opening.credit === undefined) {
+        await post(ctx, row.id, 'SEND', currency, amount, account, systemAccount('SETTLEMENT', currency));
+        break;
+      }
+      // Two accounts in two movements: both locked first, in id order, so that two conversions
+      // crossing the same pair of accounts in opposite directions cannot deadlock.
+      await lockInternalAccounts(ctx.db, ctx.platformId, [account, opening.credit.account].sort());
       await post(ctx, row.id, 'SEND', currency, amount, account, systemAccount('SETTLEMENT', currency));
+      await post(ctx, row.id, 'RECEIVE', opening.credit.currency, opening.credit.amount, systemAccount('SETTLEMENT', opening.credit.currency), opening.credit.account);
       break;
     case 'HOLD':
       await post(ctx, row.id, 'HOLD', currency, amount, account, systemAccount('IN_FLIGHT', currency));
@@ -179,7 +199,9 @@ export async function moveTransaction(
     const kinds = await movementKinds(ctx.db, row.id);
     const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
     const { currency, amount } = row;
-    if (held && to === 'COMPLETED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
+    // A payout whose refund failed too: the money is gone outside until support resolves it.
+    if (held && to === 'FAILED' && failureReason === 'REFUND_FAILED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
+    else if (held && to === 'COMPLETED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
     else if (held && (to === 'FAILED' || to === 'CANCELLED')) await post(ctx, row.id, 'RELEASE', currency, amount, systemAccount('IN_FLIGHT', currency), account);
     else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
       await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);

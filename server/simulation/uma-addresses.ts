@@ -4,6 +4,7 @@
 import type { components } from '../../generated/openapi.js';
 
 type FailureReason = components['schemas']['TransactionFailureReason'];
+type PayerDataField = components['schemas']['PayerDataField'];
 type Error404Code = NonNullable<components['schemas']['Error404']['code']>;
 
 export const SANDBOX_UMA_DOMAIN = 'sandbox.uma.money';
@@ -14,14 +15,28 @@ export interface SandboxUmaDestination {
   /** Where a payment to it ends: `COMPLETED`, `FAILED`, or `PROCESSING` (it stays there). */
   readonly endsAs: 'COMPLETED' | 'PROCESSING' | 'FAILED';
   readonly failureReason: FailureReason | null;
+  /** What the receiver asks about the sender (`requiredPayerDataFields` of a lookup). */
+  readonly requiredPayerData: readonly PayerDataField[];
 }
 
+const NAME_ONLY = [{ name: 'FULL_NAME', mandatory: true }] as const;
+
 export const SANDBOX_UMA_DESTINATIONS = {
-  '$success.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'COMPLETED', failureReason: null },
-  '$success.eur@sandbox.uma.money': { currency: 'EUR', endsAs: 'COMPLETED', failureReason: null },
-  '$success.mxn@sandbox.uma.money': { currency: 'MXN', endsAs: 'COMPLETED', failureReason: null },
-  '$pending.long.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'PROCESSING', failureReason: null },
-  '$fail.compliance.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'FAILED', failureReason: 'COMPLIANCE_REJECTED' },
+  '$success.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'COMPLETED', failureReason: null, requiredPayerData: NAME_ONLY },
+  '$success.eur@sandbox.uma.money': { currency: 'EUR', endsAs: 'COMPLETED', failureReason: null, requiredPayerData: NAME_ONLY },
+  // Mexican receivers ask for more about the sender, as the spec's lookup example shows.
+  '$success.mxn@sandbox.uma.money': {
+    currency: 'MXN',
+    endsAs: 'COMPLETED',
+    failureReason: null,
+    requiredPayerData: [
+      { name: 'FULL_NAME', mandatory: true },
+      { name: 'BIRTH_DATE', mandatory: true },
+      { name: 'NATIONALITY', mandatory: false },
+    ],
+  },
+  '$pending.long.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'PROCESSING', failureReason: null, requiredPayerData: NAME_ONLY },
+  '$fail.compliance.usd@sandbox.uma.money': { currency: 'USD', endsAs: 'FAILED', failureReason: 'COMPLIANCE_REJECTED', requiredPayerData: NAME_ONLY },
 } as const satisfies Readonly<Record<string, SandboxUmaDestination>>;
 
 /** What a lookup of any other address at the sandbox domain answers. */

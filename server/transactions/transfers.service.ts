@@ -52,7 +52,7 @@ function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): 
 const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
 
 /** Schedules the first of `changes` to happen to the transaction from the status it is in now. */
-async function scheduleNextChange(ctx: PlatformContext, row: TransactionRow, changes: readonly StatusChange[], failureReason: FailureReason | null): Promise<void> {
+export async function scheduleNextChange(ctx: PlatformContext, row: TransactionRow, changes: readonly StatusChange[], failureReason: FailureReason | null): Promise<void> {
   const [next, ...rest] = changes;
   if (next === undefined) return;
   await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {

@@ -5,10 +5,12 @@ import * as platformCore from './0001_platform_core.ts';
 import * as webhookOutbox from './0002_webhook_outbox.ts';
 import * as foundationV2 from './0003_foundation_v2.ts';
 import * as ledger from './0004_ledger.ts';
+import * as quotes from './0005_quotes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
   '0002_webhook_outbox': webhookOutbox,
   '0003_foundation_v2': foundationV2,
   '0004_ledger': ledger,
+  '0005_quotes': quotes,
 };

@@ -1,0 +1,110 @@
+// Executing a quote: the source is debited by `totalSendingAmount` and the quote's transaction is
+// opened (or, for real-time funding, moved on when the funds arrive) in one database transaction,
+// under the quote's row lock, so a quote is executed at most once whatever the retries and races.
+// What happens next follows the destination (payment-plan.ts), as durable jobs.
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { sandboxIdentifier } from '../external-accounts/account-info.ts';
+import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { moveTransaction, openTransaction, type Opening } from '../ledger/ledger.service.ts';
+import { badRequest, conflict, invalidField, notFound, unauthorized } from '../shared/errors.ts';
+import { checkMagicValue } from '../simulation/embedded-wallet.ts';
+import { toTransaction } from '../transactions/transactions.mapper.ts';
+import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
+import { scheduleNextChange } from '../transactions/transfers.service.ts';
+import { planPayment, type PlannedDestination } from './payment-plan.ts';
+import { quoteTransactionDraft } from './quote-transaction.ts';
+import { closeQuote, findQuoteForUpdate, type QuoteRow } from './quotes.repository.ts';
+
+type Schemas = components['schemas'];
+
+async function plannedDestination(ctx: PlatformContext, quote: QuoteRow): Promise<PlannedDestination> {
+  const destination = quote.details.destination;
+  if (destination.destinationType === 'UMA_ADDRESS') return { kind: 'UMA', address: destination.umaAddress };
+  if (destination.accountId.startsWith('InternalAccount:')) return { kind: 'INTERNAL' };
+  const account = await requireExternalAccount(ctx, destination.accountId);
+  return { kind: 'EXTERNAL', identifier: sandboxIdentifier(account.account_info) };
+}
+
+/** Refuses a quote that can no longer be executed (or paid): executed, expired, or its payment ended. */
+function checkOpen(ctx: PlatformContext, quote: QuoteRow): void {
+  if (quote.state === 'EXECUTED') throw conflict('QUOTE_NOT_PENDING', `Quote ${quote.id} was already executed.`);
+  if (quote.state === 'EXPIRED' || quote.expires_at.getTime() <= ctx.clock.now().getTime()) {
+    throw conflict('QUOTE_NOT_PENDING', `Quote ${quote.id} expired at ${quote.expires_at.toISOString()}; create a new quote.`);
+  }
+}
+
+async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<QuoteRow> {
+  const quote = await findQuoteForUpdate(ctx.db, ctx.platformId, quoteId);
+  if (quote === undefined) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
+  return quote;
+}
+
+/** Executes a quote the caller has locked (or just created) from its internal-account source. */
+export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, signature: string | undefined): Promise<void> {
+  checkOpen(ctx, quote);
+  if (quote.source_account_id === null) throw badRequest('INVALID_INPUT', 'Real-time-funded quotes execute when their funds arrive (POST /sandbox/send in the sandbox), not with this call.');
+  const account = await requireInternalAccount(ctx, quote.source_account_id);
+  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; it cannot pay.`, { accountId: account.id });
+  if (account.type === 'EMBEDDED_WALLET') {
+    if (signature === undefined) throw unauthorized('Missing Service-Wallet-Signature');
+    const check = checkMagicValue('Service-Wallet-Signature', signature);
+    if (!check.ok) throw unauthorized(check.reason);
+  }
+  // The quote stays PENDING (everything rolls back), so it can be executed after funding.
+  if (account.balance < quote.total_sending_amount) {
+    throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${account.id} is less than ${quote.total_sending_amount}; fund it and execute again before the quote expires.`, { accountId: account.id });
+  }
+  const plan = planPayment(await plannedDestination(ctx, quote));
+  const credit = quote.destination_account_id?.startsWith('InternalAccount:') === true ? { account: quote.destination_account_id, currency: quote.receiving_currency, amount: quote.total_receiving_amount } : undefined;
+  const opening: Opening = plan.returned === 'COMPLETED' ? { kind: 'SEND', ...(credit === undefined ? {} : { credit }) } : { kind: 'HOLD' };
+  const transaction = await openTransaction(ctx, await quoteTransactionDraft(ctx, quote), [plan.returned], opening, null, (opened) => scheduleNextChange(ctx, opened, plan.later, plan.failureReason));
+  await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
+}
+
+export async function executeQuote(ctx: PlatformContext, quoteId: string, signature: string | undefined): Promise<void> {
+  await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), signature);
+}
+
+/** The quote's waiting transaction, locked; a real-time-funded quote always has one. */
+async function waitingTransaction(ctx: PlatformContext, quote: QuoteRow): Promise<TransactionRow> {
+  const transaction = quote.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, quote.transaction_id);
+  if (transaction === undefined) throw new Error(`quote ${quote.id}: a real-time-funded quote without its transaction`);
+  return transaction;
+}
+
+/** Sandbox: the funds of a real-time-funded quote arrive. Another amount fails the payment. */
+export async function payRealtimeQuote(ctx: PlatformContext, body: Schemas['SandboxSendRequest']): Promise<Schemas['Transaction']> {
+  const quote = await lockQuote(ctx, body.quoteId);
+  if (quote.source_type !== 'REALTIME_FUNDING') throw invalidField('/quoteId', 'Only quotes with a REALTIME_FUNDING source are paid this way; execute the others with POST /quotes/{quoteId}/execute.');
+  if (body.currencyCode !== quote.sending_currency) {
+    throw badRequest('CURRENCY_MISMATCH', `The quote is paid in ${quote.sending_currency}, not ${body.currencyCode}.`, { expectedCurrency: quote.sending_currency });
+  }
+  checkOpen(ctx, quote);
+  const transaction = await waitingTransaction(ctx, quote);
+  if (transaction.status !== 'PENDING') throw conflict('QUOTE_NOT_PENDING', `The payment of quote ${quote.id} is already ${transaction.status}.`);
+  const amount = body.currencyAmount ?? quote.total_sending_amount;
+  let moved: TransactionRow | undefined;
+  if (amount !== quote.total_sending_amount) {
+    // A deposit of the wrong amount is sent back: the payment fails, nothing is delivered.
+    moved = await moveTransaction(ctx, transaction, 'FAILED', 'QUOTE_EXECUTION_FAILED');
+  } else {
+    const plan = planPayment(await plannedDestination(ctx, quote));
+    moved = await moveTransaction(ctx, transaction, plan.returned, plan.returned === 'FAILED' ? plan.failureReason : null);
+    if (moved !== undefined) await scheduleNextChange(ctx, moved, plan.later, plan.failureReason);
+  }
+  if (moved === undefined) throw new Error(`quote ${quote.id}: its locked transaction moved under the lock`);
+  await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', updated_at: ctx.clock.now() });
+  return toTransaction(moved);
+}
+
+/** The expiry job: an open quote past `expiresAt` becomes EXPIRED, and so does a payment still waiting for funds. */
+export async function expireQuote(ctx: PlatformContext, quoteId: string): Promise<void> {
+  const quote = await findQuoteForUpdate(ctx.db, ctx.platformId, quoteId);
+  if (quote === undefined || quote.state !== 'PENDING' || quote.expires_at.getTime() > ctx.clock.now().getTime()) return;
+  await closeQuote(ctx.db, quote.id, { state: 'EXPIRED', updated_at: ctx.clock.now() });
+  if (quote.transaction_id === null) return;
+  const transaction = await waitingTransaction(ctx, quote);
+  if (transaction.status === 'PENDING') await moveTransaction(ctx, transaction, 'EXPIRED', 'QUOTE_EXPIRED');
+}

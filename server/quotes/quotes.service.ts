@@ -1,0 +1,219 @@
+// Quotes: a price for moving money from a source to a destination, locked until `expiresAt`.
+// Creation checks both ends, prices the amount (pricing.ts) and records the quote; a real-time-
+// funded quote also opens its transaction, waiting for the funds. Execution is quote-execution.ts.
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { requireCustomer } from '../customers/customers.service.ts';
+import type { QuoteDetails } from '../db/schema.ts';
+import { multiplier, rateWindow, hasRate } from '../exchange-rates/sandbox-market.ts';
+import { feesFor } from '../exchange-rates/fees.ts';
+import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { scheduleJob } from '../jobs/schedule.ts';
+import { openTransaction } from '../ledger/ledger.service.ts';
+import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts';
+import type { LookupRow } from '../receiver/receiver.repository.ts';
+import { addMs, iso } from '../shared/clock.ts';
+import { badRequest, invalidField, notFound } from '../shared/errors.ts';
+import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
+import { newId } from '../shared/ids.ts';
+import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
+import { canReceiveOn, defaultRail, RAILS } from '../transactions/payment-rails.ts';
+import { newReference } from '../transactions/transfers.service.ts';
+import { quotePaymentInstructions } from './payment-instructions.ts';
+import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
+import { executeOpenQuote } from './quote-execution.ts';
+import { quoteTransactionDraft } from './quote-transaction.ts';
+import { expireQuoteJob } from './quotes.jobs.ts';
+import { toQuote } from './quotes.mapper.ts';
+import { findQuote, insertQuote, linkQuoteTransaction, type QuoteRow } from './quotes.repository.ts';
+
+type Schemas = components['schemas'];
+type Quote = Schemas['Quote'];
+type SourceIn = Schemas['AccountQuoteSource'] | Schemas['RealtimeFundingQuoteSource'];
+type DestinationIn = Schemas['AccountQuoteDestination'] | Schemas['UmaAddressQuoteDestination'];
+
+/** How long a quote holds its price: the spec's "typically 1 to 5 minutes", 5 in the sandbox. */
+export const QUOTE_LIFETIME_MS = 5 * 60_000;
+
+interface Source {
+  shown: Schemas['Quote']['source'];
+  customerId: string | null;
+  currency: string;
+  /** The internal account debited at execution; null for real-time funding. */
+  accountId: string | null;
+  embeddedWallet: boolean;
+}
+
+interface Destination {
+  shown: Schemas['Quote']['destination'];
+  currency: string;
+  accountId: string | null;
+  /** The receiving counterparty converts (UMA): the service sends in the sending currency. */
+  viaCounterparty: boolean;
+  lookup: LookupRow | null;
+  counterpartyInformation?: Record<string, string>;
+  rail?: Schemas['PaymentRail'];
+}
+
+async function resolveSource(ctx: PlatformContext, source: SourceIn): Promise<Source> {
+  if (source.sourceType === 'REALTIME_FUNDING') {
+    if (!hasRate(source.currency)) throw invalidField('/source/currency', `${source.currency} is not a currency the sandbox can convert.`, 'enum');
+    if (source.customerId !== undefined) await requireCustomer(ctx, source.customerId);
+    return { shown: source, customerId: source.customerId ?? null, currency: source.currency, accountId: null, embeddedWallet: false };
+  }
+  if (source.accountId.startsWith('ExternalAccount:')) {
+    throw invalidField('/source/accountId', 'The sandbox cannot pull from external accounts for a quote: move the funds in with POST /transfer-in first, then quote from the internal account.');
+  }
+  const account = await requireInternalAccount(ctx, source.accountId);
+  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; quotes need an ACTIVE account.`, { accountId: account.id });
+  let customerId = account.customer_id;
+  if (source.customerId !== undefined) {
+    // A customer's account pays for that customer only; a platform account may pay for any customer.
+    if (account.customer_id !== null && account.customer_id !== source.customerId) {
+      throw badRequest('ACCOUNT_OWNER_MISMATCH', 'source.customerId is not the owner of the source account.');
+    }
+    await requireCustomer(ctx, source.customerId);
+    customerId = source.customerId;
+  }
+  return {
+    shown: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId === null ? {} : { customerId }) },
+    customerId,
+    currency: account.currency,
+    accountId: account.id,
+    embeddedWallet: account.type === 'EMBEDDED_WALLET',
+  };
+}
+
+async function resolveDestination(ctx: PlatformContext, destination: DestinationIn, body: { lookupId?: string; senderCustomerInfo?: Record<string, string> }, customerId: string | null): Promise<Destination> {
+  if (destination.destinationType === 'UMA_ADDRESS') {
+    if (body.lookupId === undefined) throw badRequest('LOOKUP_REQUIRED', 'Quotes to an UMA address need the lookupId of GET /receiver/uma/{receiverUmaAddress}.');
+    const lookup = await requireLookupOf(ctx, body.lookupId, 'UMA', destination.umaAddress);
+    const currency = destination.currency ?? lookup.currencies[0];
+    if (currency === undefined || !lookup.currencies.includes(currency)) {
+      throw badRequest('CURRENCY_MISMATCH', `${destination.umaAddress} is paid in ${lookup.currencies.join(', ')}, not ${destination.currency ?? 'nothing'}.`, { supportedCurrencies: lookup.currencies });
+    }
+    checkPayerData(lookup, body.senderCustomerInfo);
+    const sandbox = lookupSandboxUma(destination.umaAddress);
+    return {
+      shown: { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency },
+      currency,
+      accountId: null,
+      viaCounterparty: true,
+      lookup,
+      counterpartyInformation: { FULL_NAME: sandbox.kind === 'DESTINATION' ? 'Sandbox Receiver' : 'UMA Receiver' },
+    };
+  }
+  const lookup = body.lookupId === undefined ? null : await requireLookupOf(ctx, body.lookupId, 'EXTERNAL_ACCOUNT', destination.accountId);
+  if (lookup !== null) checkPayerData(lookup, body.senderCustomerInfo);
+  if (destination.accountId.startsWith('InternalAccount:')) {
+    if (destination.paymentRail !== undefined) throw invalidField('/destination/paymentRail', 'Internal accounts are credited directly: give no paymentRail.');
+    const account = await requireInternalAccount(ctx, destination.accountId);
+    if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The destination account is ${account.status}; it cannot receive.`, { accountId: account.id });
+    return { shown: { destinationType: 'ACCOUNT', accountId: account.id }, currency: account.currency, accountId: account.id, viaCounterparty: false, lookup };
+  }
+  const account = await requireExternalAccount(ctx, destination.accountId);
+  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The destination account is ${account.status}; it cannot receive.`, { accountId: account.id });
+  if (account.customer_id !== customerId) {
+    throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The destination external account is not registered by the customer (or platform) the quote pays for.');
+  }
+  const rail = destination.paymentRail ?? defaultRail(account.account_type);
+  if (!canReceiveOn(account.account_type, rail)) {
+    throw invalidField('/destination/paymentRail', `A ${account.account_type} can be paid on ${RAILS[account.account_type].join(', ')}, not ${rail}.`, 'enum');
+  }
+  return { shown: { destinationType: 'ACCOUNT', accountId: account.id, paymentRail: rail }, currency: account.currency, accountId: account.id, viaCounterparty: false, lookup, rail };
+}
+
+async function termsFor(ctx: PlatformContext, from: string, to: string, viaCounterparty: boolean): Promise<PriceTerms> {
+  if (!hasRate(to)) throw badRequest('CURRENCY_MISMATCH', `The sandbox cannot deliver ${to}.`);
+  const m = multiplier(rateWindow(ctx.clock.now()), from, to);
+  const fees = await feesFor(ctx, from);
+  return viaCounterparty ? { serviceMultiplier: ONE, counterpartyMultiplier: m, counterpartyFixedFee: 0, ...fees } : { serviceMultiplier: m, counterpartyFixedFee: 0, ...fees };
+}
+
+function priced(terms: PriceTerms, body: Schemas['QuoteCreateRequest']): Price {
+  const price = priceQuote(terms, body.lockedCurrencySide, body.lockedCurrencyAmount);
+  if (price === 'BELOW_FEES') throw badRequest('INVALID_AMOUNT', 'The amount does not cover the fees of this quote; quote a larger amount.', { field: '/lockedCurrencyAmount' });
+  if (price === 'ABOVE_LIMIT') throw badRequest('INVALID_AMOUNT', 'The other side of this quote would exceed 9000000000000000, the largest amount a payment can carry.', { field: '/lockedCurrencyAmount' });
+  return price;
+}
+
+export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCreateRequest']): Promise<Quote> {
+  const sourceIn = body.source as SourceIn;
+  const destinationIn = body.destination as DestinationIn;
+  const source = await resolveSource(ctx, sourceIn);
+  if (body.immediatelyExecute === true && (source.accountId === null || source.embeddedWallet)) {
+    throw badRequest(
+      'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
+      source.embeddedWallet
+        ? 'Embedded Wallet sources need a wallet signature: create the quote without immediatelyExecute, then execute it with Service-Wallet-Signature.'
+        : 'Real-time-funded quotes execute when their funds arrive: create the quote without immediatelyExecute and follow its paymentInstructions.',
+    );
+  }
+  const destination = await resolveDestination(ctx, destinationIn, body, source.customerId);
+  if (source.accountId !== null && source.accountId === destination.accountId) throw invalidField('/destination/accountId', 'The destination is the source account itself.');
+  if (source.accountId === null && destination.accountId?.startsWith('InternalAccount:') === true) {
+    throw invalidField('/destination/accountId', 'Real-time funding pays external destinations; fund an internal account with its own paymentInstructions instead.');
+  }
+  const terms = await termsFor(ctx, source.currency, destination.currency, destination.viaCounterparty);
+  const price = priced(terms, body);
+  const at = ctx.clock.now();
+  const id = newId('Quote');
+  const expiresAt = addMs(at, QUOTE_LIFETIME_MS);
+  const reference = newReference('QTE');
+  const details: QuoteDetails = {
+    source: source.shown,
+    destination: destination.shown,
+    exchangeRate: decimalNumber(price.exchangeRate),
+    rateDetails: rateDetailsOf(terms, price),
+    reference,
+    ...(destination.rail === undefined ? {} : { paymentRail: destination.rail }),
+    ...(source.accountId === null
+      ? { paymentInstructions: quotePaymentInstructions({ id, customerId: source.customerId, currency: source.currency, amount: price.totalSendingAmount, reference, expiresAt: iso(expiresAt) }) }
+      : {}),
+    ...(source.embeddedWallet
+      ? {
+          payloadToSign: JSON.stringify({ quoteId: id, operation: 'executeQuote', accountId: source.accountId, totalSendingAmount: price.totalSendingAmount, sendingCurrency: source.currency }),
+        }
+      : {}),
+    ...(destination.counterpartyInformation === undefined ? {} : { counterpartyInformation: destination.counterpartyInformation }),
+    ...(body.senderCustomerInfo === undefined ? {} : { senderCustomerInfo: body.senderCustomerInfo }),
+    ...(body.description === undefined ? {} : { description: body.description }),
+    ...(body.purposeOfPayment === undefined ? {} : { purposeOfPayment: body.purposeOfPayment }),
+  };
+  let row: QuoteRow = await insertQuote(ctx.db, {
+    id,
+    platform_id: ctx.platformId,
+    customer_id: source.customerId,
+    state: 'PENDING',
+    source_type: sourceIn.sourceType,
+    source_account_id: source.accountId,
+    destination_account_id: destination.accountId,
+    sending_currency: source.currency,
+    receiving_currency: destination.currency,
+    total_sending_amount: price.totalSendingAmount,
+    total_receiving_amount: price.totalReceivingAmount,
+    fees_included: price.feesIncluded,
+    transaction_id: null,
+    details,
+    expires_at: expiresAt,
+    created_at: at,
+    updated_at: at,
+  });
+  await scheduleJob(ctx, expireQuoteJob, expiresAt, { platformId: ctx.platformId, quoteId: id });
+  if (source.accountId === null) row = await openFundingWait(ctx, row);
+  if (body.immediatelyExecute === true) await executeOpenQuote(ctx, row, undefined);
+  return getQuote(ctx, id);
+}
+
+/** A real-time-funded quote's transaction exists from the start, PENDING until its funds arrive. */
+async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<QuoteRow> {
+  const transaction = await openTransaction(ctx, await quoteTransactionDraft(ctx, quote), ['PENDING'], { kind: 'NONE' });
+  return linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now());
+}
+
+export async function getQuote(ctx: PlatformContext, quoteId: string): Promise<Quote> {
+  const row = await findQuote(ctx.db, ctx.platformId, quoteId);
+  if (row === undefined) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
+  return toQuote(row, ctx.clock.now());
+}

@@ -1,0 +1,85 @@
+// Receiver lookups: what an UMA address or an external account can be paid in, and what it asks
+// about the sender. A lookup is kept 15 minutes; a quote to an UMA address needs one, and a quote
+// naming one must satisfy its mandatory fields.
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { requireCustomer } from '../customers/customers.service.ts';
+import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
+import { addMs } from '../shared/clock.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
+import { toExternalAccountLookup, toUmaLookup } from './receiver.mapper.ts';
+import { findLookup, insertLookup, type LookupRow } from './receiver.repository.ts';
+
+type Schemas = components['schemas'];
+type PayerDataField = Schemas['PayerDataField'];
+
+export const LOOKUP_LIFETIME_MS = 15 * 60_000;
+
+/** Receivers at other domains in the sandbox: reachable, paid in USD, asking for the sender's name. */
+const ELSEWHERE = { currencies: ['USD'], requiredPayerData: [{ name: 'FULL_NAME', mandatory: true }] } as const;
+/** Bank rails ask for the sender's name (travel rule); wallets ask nothing. */
+const bankPayerData = (account: ExternalAccountRow): PayerDataField[] => (account.account_type === 'SPARK_WALLET' ? [] : [{ name: 'FULL_NAME', mandatory: true }]);
+
+/** `$Name@Domain` with the domain lower-cased: the form addresses are compared in. */
+export function canonicalUmaAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
+}
+
+async function checkSender(ctx: PlatformContext, customerId: string | undefined): Promise<void> {
+  if (customerId !== undefined) await requireCustomer(ctx, customerId);
+}
+
+export async function lookupUmaReceiver(ctx: PlatformContext, address: string, query: { senderUmaAddress?: string; customerId?: string }): Promise<Schemas['UmaReceiverLookup']> {
+  if ((query.senderUmaAddress === undefined) === (query.customerId === undefined)) {
+    throw badRequest('INVALID_INPUT', 'Give exactly one of senderUmaAddress and customerId to name the sender.');
+  }
+  await checkSender(ctx, query.customerId);
+  const found = lookupSandboxUma(address);
+  if (found.kind === 'NOT_FOUND') throw notFound('UMA_NOT_FOUND', `No UMA address ${address} exists.`);
+  const receiver = found.kind === 'DESTINATION' ? { currencies: [found.currency], requiredPayerData: found.requiredPayerData } : ELSEWHERE;
+  const row = await record(ctx, 'UMA', canonicalUmaAddress(address), query.customerId ?? null, receiver.currencies, receiver.requiredPayerData);
+  return toUmaLookup(row);
+}
+
+export async function lookupExternalAccountReceiver(ctx: PlatformContext, accountId: string, query: { customerId?: string }): Promise<Schemas['ExternalAccountReceiverLookup']> {
+  const account = await requireExternalAccount(ctx, accountId);
+  await checkSender(ctx, query.customerId);
+  const row = await record(ctx, 'EXTERNAL_ACCOUNT', account.id, query.customerId ?? null, [account.currency], bankPayerData(account));
+  return toExternalAccountLookup(row);
+}
+
+async function record(ctx: PlatformContext, kind: LookupRow['kind'], target: string, customerId: string | null, currencies: readonly string[], fields: readonly PayerDataField[]): Promise<LookupRow> {
+  const at = ctx.clock.now();
+  return insertLookup(ctx.db, {
+    id: newId('Lookup'),
+    platform_id: ctx.platformId,
+    customer_id: customerId,
+    kind,
+    target,
+    currencies: [...currencies],
+    required_fields: [...fields],
+    expires_at: addMs(at, LOOKUP_LIFETIME_MS),
+    created_at: at,
+  });
+}
+
+/** A live lookup of this receiver, for a quote; unknown, expired or of another receiver is 404. */
+export async function requireLookupOf(ctx: PlatformContext, lookupId: string, kind: LookupRow['kind'], target: string): Promise<LookupRow> {
+  const row = await findLookup(ctx.db, ctx.platformId, lookupId);
+  const wanted = kind === 'UMA' ? canonicalUmaAddress(target) : target;
+  if (row === undefined || row.expires_at.getTime() <= ctx.clock.now().getTime()) throw notFound('LOOKUP_NOT_FOUND', `No lookup ${lookupId}, or it expired (lookups are valid 15 minutes).`);
+  if (row.kind !== kind || row.target !== wanted) throw badRequest('INVALID_INPUT', `Lookup ${lookupId} is of another receiver than this quote's destination.`, { lookupId });
+  return row;
+}
+
+/** The mandatory fields of the lookup that `info` lacks; `400 MISSING_PAYER_DATA` names them. */
+export function checkPayerData(lookup: LookupRow, info: Record<string, string> | undefined): void {
+  const missing = lookup.required_fields.filter((f) => f.mandatory && (info?.[f.name] ?? '') === '').map((f) => f.name);
+  if (missing.length > 0) {
+    throw badRequest('MISSING_PAYER_DATA', `senderCustomerInfo lacks what the receiver requires: ${missing.join(', ')}.`, { missingFields: missing });
+  }
+}
