@@ -1,9 +1,9 @@
 // Quote helpers of the contract tests: create, execute, look up, pay in the sandbox, each answered
-// as the server answered (tests check refusals and replays too). Requests go through `raw` until
-// the quote request types of the client are real unions, so every body is still checked.
+// as the server answered (tests check refusals and replays too) and checked against the contract.
+// Requests are plain fetches until the quote request types of the client are real unions.
 import type { components } from '../../generated/openapi.js';
-import { api, raw } from './api.ts';
-import { jsonBody } from './raw-requests.ts';
+import { baseUrl, checkResponse, credentials } from './api.ts';
+import { basicAuth } from './raw-requests.ts';
 
 type Schemas = components['schemas'];
 export type Quote = Schemas['Quote'];
@@ -13,19 +13,12 @@ export interface QuoteBody {
   destination: Schemas['AccountQuoteDestination'] | Schemas['UmaAddressQuoteDestination'];
   lockedCurrencySide: Schemas['QuoteLockSide'];
   lockedCurrencyAmount: number;
-  lookupId?: string;
+  lookupId?: string | undefined;
   immediatelyExecute?: boolean;
   description?: string;
   purposeOfPayment?: Schemas['PurposeOfPayment'];
   senderCustomerInfo?: Record<string, string>;
 }
-
-const keyHeader = (key?: string): Record<string, string> => (key === undefined ? {} : { 'Idempotency-Key': key });
-
-export const postQuote = (body: QuoteBody, key?: string): Promise<Response> => raw('POST', '/quotes', jsonBody(body, keyHeader(key)));
-export const executeQuote = (quoteId: string, key?: string, headers: Record<string, string> = {}): Promise<Response> =>
-  raw('POST', `/quotes/${encodeURIComponent(quoteId)}/execute`, { headers: { ...keyHeader(key), ...headers } });
-export const sandboxSend = (body: Schemas['SandboxSendRequest'], key?: string): Promise<Response> => raw('POST', '/sandbox/send', jsonBody(body, keyHeader(key)));
 
 /** A 2xx body, or an Error naming what the server answered instead. */
 export async function ok<T>(response: Promise<Response> | Response, status = 200): Promise<T> {
@@ -35,27 +28,39 @@ export async function ok<T>(response: Promise<Response> | Response, status = 200
   return body as T;
 }
 
-export const createQuote = (body: QuoteBody, key?: string): Promise<Quote> => ok<Quote>(postQuote(body, key), 201);
+const keyHeader = (key?: string): Record<string, string> => (key === undefined ? {} : { 'Idempotency-Key': key });
 
-export async function getQuote(quoteId: string): Promise<Quote> {
-  const { data, response } = await api.GET('/quotes/{quoteId}', { params: { path: { quoteId } } });
-  if (data === undefined) throw new Error(`GET /quotes/${quoteId}: ${response.status}`);
-  return data;
-}
-
-export async function umaLookup(address: string, customerId: string): Promise<Schemas['UmaReceiverLookup']> {
-  const { data, response } = await api.GET('/receiver/uma/{receiverUmaAddress}', { params: { path: { receiverUmaAddress: address }, query: { customerId } } });
-  if (data === undefined) throw new Error(`GET /receiver/uma/${address}: ${response.status}`);
-  return data;
-}
-
-/** Polls GET /quotes/{id} until the quote is in `status`. */
-export async function quoteInStatus(quoteId: string, status: Schemas['QuoteStatus'], timeoutMs = 15_000): Promise<Quote> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const quote = await getQuote(quoteId);
-    if (quote.status === status) return quote;
-    if (Date.now() > deadline) throw new Error(`quote ${quoteId} is still ${quote.status}, expected ${status}`);
-    await new Promise((r) => setTimeout(r, 200));
+/** The quote calls against a server: the shared target by default, or a test's own. */
+export function quoteCalls(serverBaseUrl = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const url = `${serverBaseUrl}${path}`;
+    const init: RequestInit = { method, headers: { Authorization: basicAuth(token), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const res = await fetch(url, init);
+    await checkResponse(method, url, res);
+    return res;
   }
+  const postQuote = (body: QuoteBody, key?: string) => call('POST', '/quotes', body, keyHeader(key));
+  const getQuote = (quoteId: string) => ok<Quote>(call('GET', `/quotes/${encodeURIComponent(quoteId)}`));
+  return {
+    postQuote,
+    createQuote: (body: QuoteBody, key?: string) => ok<Quote>(postQuote(body, key), 201),
+    getQuote,
+    executeQuote: (quoteId: string, key?: string, headers: Record<string, string> = {}) => call('POST', `/quotes/${encodeURIComponent(quoteId)}/execute`, undefined, { ...keyHeader(key), ...headers }),
+    sandboxSend: (body: Schemas['SandboxSendRequest'], key?: string) => call('POST', '/sandbox/send', body, keyHeader(key)),
+    umaLookup: (address: string, customerId: string) =>
+      ok<Schemas['UmaReceiverLookup']>(call('GET', `/receiver/uma/${encodeURIComponent(address)}?customerId=${encodeURIComponent(customerId)}`)),
+    /** Polls GET /quotes/{id} until the quote is in `status`. */
+    async quoteInStatus(quoteId: string, status: Schemas['QuoteStatus'], timeoutMs = 15_000): Promise<Quote> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const quote = await getQuote(quoteId);
+        if (quote.status === status) return quote;
+        if (Date.now() > deadline) throw new Error(`quote ${quoteId} is still ${quote.status}, expected ${status}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  };
 }
+
+export const { postQuote, createQuote, getQuote, executeQuote, sandboxSend, umaLookup, quoteInStatus } = quoteCalls();
