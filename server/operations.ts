@@ -4,6 +4,7 @@
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
 import { customerHandlers } from './customers/customers.handlers.ts';
 import { documentHandlers } from './documents/documents.handlers.ts';
+import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
 import { joinAreas, notImplemented, type AreaHandlers, type OperationHandlers } from './http/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
@@ -18,7 +19,7 @@ import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
 /** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
 const notBuiltYet = [
-  'approveTransaction', 'rejectTransaction', 'listExchangeRates', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
+  'approveTransaction', 'rejectTransaction', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
   'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
   'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
@@ -43,6 +44,7 @@ export const handlers: OperationHandlers = joinAreas(
   sandboxHandlers,
   transactionHandlers,
   receiverHandlers,
+  exchangeRateHandlers,
   quoteHandlers,
   pending,
 );

@@ -80,3 +80,37 @@ export async function listPage<Q extends { limit?: number; cursor?: string }, Ro
   const page = pageRequest(keys, { limit, cursor }, filters);
   return toPage(keys, await fetch(filters, page), page, map);
 }
+
+function encodeKeyCursor(keys: Keyring, key: string, filterDigest: string): string {
+  const payload = Buffer.from(JSON.stringify({ k: key, f: filterDigest })).toString('base64url');
+  return `${payload}.${keys.mac(payload)}`;
+}
+
+function decodeKeyCursor(keys: Keyring, cursor: string, filterDigest: string): string {
+  const [payload, tag, ...rest] = cursor.split('.');
+  if (payload === undefined || tag === undefined || rest.length > 0 || !keys.verifyMac(payload, tag)) throw invalidCursor();
+  let raw: { k?: unknown; f?: unknown };
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof raw;
+  } catch {
+    throw invalidCursor();
+  }
+  if (typeof raw.k !== 'string' || raw.f !== filterDigest) throw invalidCursor();
+  return raw.k;
+}
+
+/**
+ * A page of a list computed in memory (the sandbox's rate table, its banks), sorted by `keyOf`:
+ * the cursor holds the last item's key, so a page never repeats or skips an item.
+ */
+export function pageOfItems<T>(keys: Keyring, items: readonly T[], keyOf: (item: T) => string, query: { limit?: number; cursor?: string }, filters: unknown): Page<T> {
+  const filterDigest = digest(filters);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const sorted = [...items].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  const after = query.cursor === undefined ? undefined : decodeKeyCursor(keys, query.cursor, filterDigest);
+  const rest = after === undefined ? sorted : sorted.filter((item) => keyOf(item) > after);
+  const data = rest.slice(0, limit);
+  const last = data.at(-1);
+  const hasMore = rest.length > limit;
+  return { data, hasMore, totalCount: items.length, ...(hasMore && last !== undefined ? { nextCursor: encodeKeyCursor(keys, keyOf(last), filterDigest) } : {}) };
+}
