@@ -11,6 +11,7 @@ import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, un
 import { exampleRequest } from '../support/example-request.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createExternalAccount, createToken, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { createQuote, getQuote, umaLookup } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 
@@ -67,7 +68,8 @@ describeServer('failed authentications', () => {
 });
 
 /** Two different valid requests for each POST that creates something, built on fresh state. */
-type Request = { path: string; body: () => string | FormData; headers?: Record<string, string> };
+type Request = { path: string; body: () => string | FormData | undefined; headers?: Record<string, string> };
+const noBody = () => undefined;
 const json = (value: unknown) => () => JSON.stringify(value);
 const owner = (lastName: string, customerId: string) => ({ customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo(lastName) });
 const upload = (holder: string, country: string) => () => {
@@ -84,6 +86,16 @@ async function accountPair(suffix: string) {
   const account = await fundedAccount('USD', 10_000);
   const external = await createExternalAccount({ customerId: account.customerId ?? '', currency: 'USD', accountInfo: externalAccountInfo.usd(suffix) });
   return { account, external };
+}
+
+/** A new customer's funded USD account and their EUR account. */
+async function usdAndEur() {
+  const customerId = await newCustomerId('INDIVIDUAL', { currencies: ['USD', 'EUR'] });
+  const accounts = (await api.GET('/customers/internal-accounts', { params: { query: { customerId } } })).data?.data ?? [];
+  const usd = accounts.find((a) => a.balance.currency.code === 'USD')?.id ?? '';
+  const eur = accounts.find((a) => a.balance.currency.code === 'EUR')?.id ?? '';
+  await api.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 10_000 } });
+  return { usd, eur };
 }
 
 /** How many transactions the account has, funding excluded. */
@@ -145,6 +157,33 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     const cancelled = async () => (await api.GET('/transactions', { params: { query: { accountId: account.id, status: 'CANCELLED' } } })).data?.totalCount ?? -1;
     return [{ path, body: json({ reason: 'first' }) }, { path, body: json({ reason: 'second' }) }, cancelled];
   },
+  createQuote: async () => {
+    const { usd, eur } = await usdAndEur();
+    const body = (amount: number) => json({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, immediatelyExecute: true });
+    return [{ path: '/quotes', body: body(1_000) }, { path: '/quotes', body: body(2_000) }, transactionCount(usd)];
+  },
+  executeQuote: async () => {
+    const { usd, eur } = await usdAndEur();
+    const quote = async () => (await createQuote({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 })).id;
+    const [first, second] = [await quote(), await quote()];
+    return [{ path: `/quotes/${first}/execute`, body: noBody }, { path: `/quotes/${second}/execute`, body: noBody }, transactionCount(usd)];
+  },
+  sendSandboxPayment: async () => {
+    const customerId = await newCustomerId();
+    const lookupId = (await umaLookup('$success.usd@sandbox.uma.money', customerId)).lookupId;
+    const quote = async () =>
+      createQuote({
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'EUR', customerId },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.uma.money' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5_000,
+        lookupId,
+        senderCustomerInfo: { FULL_NAME: 'Jane Doe' },
+      });
+    const [first, second] = [await quote(), await quote()];
+    const paid = async () => (await Promise.all([getQuote(first.id), getQuote(second.id)])).filter((q) => q.status !== 'PENDING').length;
+    return [{ path: '/sandbox/send', body: json({ quoteId: first.id, currencyCode: 'EUR' }) }, { path: '/sandbox/send', body: json({ quoteId: second.id, currencyCode: 'EUR' }) }, paid];
+  },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
     const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;
@@ -180,7 +219,10 @@ describe('Idempotency-Key on every POST that creates something', () => {
     itServer(`${operationId}: a replay is the stored response with one effect; another request with the key is 422`, async () => {
       const [first, second, count] = await build();
       const key = idempotencyKey();
-      const send = (r: Request) => raw('POST', r.path, { headers: { ...(typeof r.body() === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key }, body: r.body() });
+      const send = (r: Request) => {
+        const body = r.body();
+        return raw('POST', r.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key }, ...(body === undefined ? {} : { body }) });
+      };
       const original = await send(first);
       expect(original.status).toBeLessThan(300);
       const replay = await send(first);
