@@ -278,4 +278,33 @@ describe.skipIf(target !== 'postgres')('money on PostgreSQL, two server processe
     });
     await expectConsistent([b, c]);
   }, 180_000);
+  it('conversions between two accounts in both directions at once: no deadlock, no 5xx, exact balances on both sides', async () => {
+    const cl = await cluster(2);
+    const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+    const { token } = cl;
+    const customer = await ok(a, token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR'] }, 201);
+    const accounts = (await ok(a, token, 'GET', `/customers/internal-accounts?customerId=${customer.id as string}`, undefined, 200)).data as { id: string; balance: { currency: { code: string } } }[];
+    const usd = accounts.find((x) => x.balance.currency.code === 'USD')?.id ?? '';
+    const eur = accounts.find((x) => x.balance.currency.code === 'EUR')?.id ?? '';
+    await ok(a, token, 'POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 20_000 }, 200);
+    await ok(a, token, 'POST', `/sandbox/internal-accounts/${eur}/fund`, { amount: 20_000 }, 200);
+    // 12 × 2 500 asked of each side, 20 000 there (plus what arrives meanwhile): some are refused.
+    const results = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const [from, to] = i % 2 === 0 ? [usd, eur] : [eur, usd];
+        const body = { source: { sourceType: 'ACCOUNT', accountId: from }, destination: { destinationType: 'ACCOUNT', accountId: to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2_500, immediatelyExecute: true };
+        return { from, ...(await call(i % 4 < 2 ? a : b, token, 'POST', '/quotes', body)) };
+      }),
+    );
+    const unexpected = results.filter((r) => !(r.status === 201 || (r.status === 400 && r.body.code === 'INSUFFICIENT_FUNDS')));
+    if (unexpected.length > 0) console.log(a.output().slice(-6000));
+    expect(unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    const accepted = results.filter((r) => r.status === 201);
+    expect(accepted.every((r) => r.body.status === 'COMPLETED')).toBe(true);
+    const net = (account: string) =>
+      accepted.reduce((sum, r) => sum + (r.from === account ? -(r.body.totalSendingAmount as number) : r.body.totalReceivingAmount as number), 20_000);
+    expect(await balanceOf(b, token, usd)).toBe(net(usd));
+    expect(await balanceOf(b, token, eur)).toBe(net(eur));
+    await expectConsistent(cl.servers);
+  }, 120_000);
 });

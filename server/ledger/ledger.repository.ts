@@ -9,7 +9,9 @@ import type { InternalAccountRow } from '../internal-accounts/internal-accounts.
 
 /**
  * Locks the platform's internal accounts with these ids, in id order: two movements touching the
- * same accounts lock them in the same order, so they queue instead of deadlocking.
+ * same accounts lock them in the same order, so they queue instead of deadlocking. The lock is the
+ * one the balance UPDATE takes (FOR NO KEY UPDATE): it does not wait for the KEY SHARE locks that
+ * foreign keys to the account (a quote's, a transaction's) take, which FOR UPDATE would, out of order.
  */
 export async function lockInternalAccounts(db: Db, platformId: string, ids: readonly string[]): Promise<InternalAccountRow[]> {
   if (ids.length === 0) return [];
@@ -19,7 +21,7 @@ export async function lockInternalAccounts(db: Db, platformId: string, ids: read
     .where('platform_id', '=', platformId)
     .where('id', 'in', [...ids])
     .orderBy('id')
-    .forUpdate()
+    .forNoKeyUpdate()
     .execute();
 }
 
