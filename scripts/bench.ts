@@ -6,7 +6,9 @@
 //   2. POST sandbox funding (a write transaction + Idempotency-Key row) on PGlite and PostgreSQL;
 //   3. POST /transfer-out (a COMPLETED transfer: debit, transaction, movement, entries, webhook
 //      event, delivery job) on PostgreSQL, against the same writes in raw SQL with `pg`
-//      (scripts/bench/raw-transfers.ts) on the same database.
+//      (scripts/bench/raw-transfers.ts) on the same database;
+//   4. a quote created and executed (two requests) on PostgreSQL, against the same writes in raw
+//      SQL (scripts/bench/raw-quotes.ts).
 // Servers run as child processes; autocannon drives them from this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -14,6 +16,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../contract-tests/support/free-port.ts';
+import { rawQuotes } from './bench/raw-quotes.ts';
 import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -178,4 +181,62 @@ await withPostgres(async (url) => {
   const after = await accountConsistent(url, account);
   const ok = after.balance === after.entries && FUNDING - after.balance === after.sends;
   console.log(`  ledger: balance ${after.balance} = sum of entries ${after.entries}, ${after.sends} transfers of 1 debited: ${ok ? 'consistent' : 'INCONSISTENT'}`);
+});
+
+console.log('\n4. A quote created and executed on PostgreSQL (USD to EUR between internal accounts: two requests) against raw SQL');
+await withPostgres(async (url) => {
+  const FUNDING = 100_000_000_000;
+  const s = await server({ DATABASE_URL: url, NODE_ENV: 'production', VALIDATE_RESPONSES: '0' });
+  const headers = { authorization, 'content-type': 'application/json' };
+  const post = async (path: string, body?: unknown) => {
+    const res = await fetch(`${s.base}${path}`, { method: 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const customer = await post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR'] });
+  const accounts = (await (await fetch(`${s.base}/customers/internal-accounts?customerId=${customer.id}`, { headers: { authorization } })).json()) as { data: { id: string; balance: { currency: { code: string } } }[] };
+  const usd = accounts.data.find((a) => a.balance.currency.code === 'USD')?.id ?? '';
+  const eur = accounts.data.find((a) => a.balance.currency.code === 'EUR')?.id ?? '';
+  await post(`/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDING });
+  const quoteBody = JSON.stringify({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
+  const first = await post('/quotes', JSON.parse(quoteBody));
+  await post(`/quotes/${encodeURIComponent(first.id)}/execute`);
+  const basePath = new URL(s.base).pathname;
+  // Autocannon's context is an untyped object per connection: the create stores the quote's id there.
+  const ids = new WeakMap<object, string>();
+  const requests: autocannon.Request[] = [
+    {
+      method: 'POST',
+      path: `${basePath}/quotes`,
+      headers,
+      body: quoteBody,
+      onResponse: (_status, body, context) => {
+        ids.set(context, (JSON.parse(body) as { id: string }).id);
+      },
+    },
+    {
+      method: 'POST',
+      headers: { authorization },
+      setupRequest: (request, context) => ({ ...request, path: `${basePath}/quotes/${encodeURIComponent(ids.get(context) ?? '')}/execute` }),
+    },
+  ];
+  const flow = { url: new URL(s.base).origin, requests };
+  await load({ ...flow, duration: 1 }); // warm-up
+  const http = await load(flow);
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill();
+  await exited;
+  const quotesPerSecond = { rps: http.rps / 2, p99: http.p99, errors: http.errors };
+  line('server, production (quotes created+executed/s)', quotesPerSecond);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const platformId = (await db.query<{ platform_id: string }>('select platform_id from internal_accounts where id = $1', [usd])).rows[0]?.platform_id ?? '';
+  await db.end();
+  const raw = await rawQuotes(url, { platformId, customerId: customer.id, usd, eur }, { connections: 10, durationS: DURATION_S });
+  line('raw SQL with pg (same writes, 10 connections)', { rps: raw.rate, p99: raw.p99, errors: raw.refused });
+  console.log(`  HTTP / raw SQL quote throughput: ${(quotesPerSecond.rps / raw.rate).toFixed(2)}x (${((quotesPerSecond.rps / raw.rate) * 100).toFixed(1)} % of the database's own rate)`);
+  const usdAfter = await accountConsistent(url, usd);
+  const eurAfter = await accountConsistent(url, eur);
+  const ok = usdAfter.balance === usdAfter.entries && eurAfter.balance === eurAfter.entries;
+  console.log(`  ledger: USD ${usdAfter.balance} = entries ${usdAfter.entries}, EUR ${eurAfter.balance} = entries ${eurAfter.entries}: ${ok ? 'consistent' : 'INCONSISTENT'}`);
 });

@@ -16,21 +16,13 @@
 // response handling, the reads of the two accounts and the customer, and running the delivery jobs.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { rawLoops, type RawRun } from './raw-loop.ts';
 
 export interface TransferAccounts {
   platformId: string;
   customerId: string;
   internalAccountId: string;
   externalAccountId: string;
-}
-
-export interface RawRun {
-  /** Transfers committed per second. */
-  rate: number;
-  committed: number;
-  /** Debits the balance could not cover (rolled back). */
-  refused: number;
-  p99: number;
 }
 
 /** The details and webhook payload of a transfer the server recorded: the raw loop writes the same shapes. */
@@ -112,34 +104,7 @@ export async function rawTransferOuts(url: string, accounts: TransferAccounts, o
   const pool = new pg.Pool({ connectionString: url, max: options.connections });
   try {
     const shapes = await samples(pool, accounts);
-    const latencies: number[] = [];
-    let committed = 0;
-    let refused = 0;
-    const run = async (until: number, counting: boolean) => {
-      await Promise.all(
-        Array.from({ length: options.connections }, async () => {
-          const client = await pool.connect();
-          try {
-            while (Date.now() < until) {
-              const started = performance.now();
-              const ok = await transferOut(client, accounts, options.amount, shapes);
-              if (!counting) continue;
-              latencies.push(performance.now() - started);
-              if (ok) committed++;
-              else refused++;
-            }
-          } finally {
-            client.release();
-          }
-        }),
-      );
-    };
-    await run(Date.now() + 1_000, false); // warm-up, as the HTTP runs have
-    const started = Date.now();
-    await run(started + options.durationS * 1_000, true);
-    const elapsed = (Date.now() - started) / 1_000;
-    latencies.sort((a, b) => a - b);
-    return { rate: committed / elapsed, committed, refused, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0) };
+    return await rawLoops(pool, options, (client) => transferOut(client, accounts, options.amount, shapes));
   } finally {
     await pool.end();
   }

@@ -1,0 +1,117 @@
+// The floor under a quote created and executed on PostgreSQL (USD to EUR between two internal
+// accounts, COMPLETED at once): the database writes of POST /quotes and POST /quotes/{id}/execute,
+// written with `pg` and nothing else, as quotes.service.ts, quote-execution.ts, ledger.service.ts
+// and the repositories write them:
+//   BEGIN; INSERT quotes; INSERT jobs (its expiry); COMMIT
+//   BEGIN
+//   SELECT quotes … FOR UPDATE                                   (one execution at a time)
+//   INSERT transactions; INSERT webhook_outbox; INSERT jobs      (the transaction, its event, delivery)
+//   SELECT internal_accounts … ORDER BY id FOR NO KEY UPDATE     (both accounts, in id order)
+//   INSERT ledger_movements + 2 ledger_entries; UPDATE balance   (SEND: the conditional debit)
+//   INSERT ledger_movements + 2 ledger_entries; UPDATE balance   (RECEIVE: the credit)
+//   UPDATE quotes SET state = 'EXECUTED'
+//   COMMIT
+// What the server does besides is what the ratio prices: HTTP, authentication, validation, the
+// reads of accounts and customer, pricing, and answering each request with the quote read back.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { rawLoops, type RawRun } from './raw-loop.ts';
+
+export interface QuoteAccounts {
+  platformId: string;
+  customerId: string;
+  usd: string;
+  eur: string;
+}
+
+/** A quote and its transaction as the server recorded them: the raw loop writes the same shapes. */
+async function samples(pool: pg.Pool, accounts: QuoteAccounts) {
+  const quote = await pool.query<Record<string, unknown>>(`select * from quotes where source_account_id = $1 and state = 'EXECUTED' limit 1`, [accounts.usd]);
+  const q = quote.rows[0];
+  if (q === undefined) throw new Error('no executed quote recorded by the server to copy the shapes of');
+  const transaction = await pool.query<{ details: Record<string, unknown> }>('select details from transactions where id = $1', [q.transaction_id]);
+  const event = await pool.query<{ payload: Record<string, unknown> }>(`select payload from webhook_outbox where type = 'OUTGOING_PAYMENT_COMPLETED' limit 1`);
+  const details = transaction.rows[0]?.details;
+  const payload = event.rows[0]?.payload;
+  if (details === undefined || payload === undefined) throw new Error('no quote transaction or event to copy');
+  return { quote: q, details, payload };
+}
+
+type Shapes = Awaited<ReturnType<typeof samples>>;
+
+async function movement(client: pg.PoolClient, accounts: QuoteAccounts, transactionId: string, kind: string, currency: string, amount: number, from: string, to: string, at: Date) {
+  const id = `Movement:${randomUUID()}`;
+  await client.query('insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, $4, $5, $6, $7)', [id, accounts.platformId, transactionId, kind, currency, amount, at]);
+  await client.query('insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $3, $4, $5), ($1, $2, $6, $7, $5)', [id, accounts.platformId, from, -amount, at, to, amount]);
+}
+
+async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, shapes: Shapes): Promise<boolean> {
+  const q = shapes.quote as { total_sending_amount: number; total_receiving_amount: number; fees_included: number; details: unknown };
+  const quoteId = `Quote:${randomUUID()}`;
+  let at = new Date();
+  await client.query('begin');
+  await client.query(
+    `insert into quotes (id, platform_id, customer_id, state, source_type, source_account_id, destination_account_id, sending_currency, receiving_currency,
+       total_sending_amount, total_receiving_amount, fees_included, transaction_id, details, expires_at, created_at, updated_at)
+     values ($1, $2, $3, 'PENDING', 'ACCOUNT', $4, $5, 'USD', 'EUR', $6, $7, $8, null, $9, $10, $11, $11) returning *`,
+    [quoteId, accounts.platformId, accounts.customerId, accounts.usd, accounts.eur, q.total_sending_amount, q.total_receiving_amount, q.fees_included, JSON.stringify(q.details), new Date(at.getTime() + 300_000), at],
+  );
+  await client.query(`insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at) values ($1, 'quotes.expire', $2, 'PENDING', $3, 5, null, null, null, $4, $4)`, [
+    `Job:${randomUUID()}`,
+    JSON.stringify({ platformId: accounts.platformId, quoteId }),
+    new Date(at.getTime() + 300_000),
+    at,
+  ]);
+  await client.query('commit');
+
+  at = new Date();
+  const transactionId = `Transaction:${randomUUID()}`;
+  const eventId = `Event:${randomUUID()}`;
+  await client.query('begin');
+  try {
+    await client.query('select * from quotes where platform_id = $1 and id = $2 for update', [accounts.platformId, quoteId]);
+    await client.query(
+      `insert into transactions (id, platform_id, customer_id, type, status, internal_account_id, source_account_id, destination_account_id,
+         reference, failure_reason, settled_at, cancellation_reason, amount, currency, details, created_at, updated_at)
+       values ($1, $2, $3, 'OUTGOING', 'COMPLETED', $4, $4, $5, 'QTE-RAW', null, $6, null, $7, 'USD', $8, $6, $6) returning *`,
+      [transactionId, accounts.platformId, accounts.customerId, accounts.usd, accounts.eur, at, q.total_sending_amount, JSON.stringify({ ...shapes.details, quoteId })],
+    );
+    await client.query(`insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at) values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`, [
+      eventId,
+      accounts.platformId,
+      JSON.stringify({ ...shapes.payload, id: eventId }),
+      at,
+    ]);
+    await client.query(`insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at) values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3)`, [
+      `Job:${randomUUID()}`,
+      JSON.stringify({ eventId }),
+      at,
+    ]);
+    await client.query('select * from internal_accounts where platform_id = $1 and id in ($2, $3) order by id for no key update', [accounts.platformId, accounts.usd, accounts.eur]);
+    await movement(client, accounts, transactionId, 'SEND', 'USD', q.total_sending_amount, accounts.usd, 'SYSTEM:SETTLEMENT:USD', at);
+    const debited = await client.query('update internal_accounts set balance = balance - $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $1 returning *', [q.total_sending_amount, at, accounts.platformId, accounts.usd]);
+    if (debited.rowCount !== 1) {
+      await client.query('rollback');
+      return false;
+    }
+    await movement(client, accounts, transactionId, 'RECEIVE', 'EUR', q.total_receiving_amount, 'SYSTEM:SETTLEMENT:EUR', accounts.eur, at);
+    await client.query('update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 returning *', [q.total_receiving_amount, at, accounts.platformId, accounts.eur]);
+    await client.query(`update quotes set state = 'EXECUTED', transaction_id = $1, updated_at = $2 where id = $3 and state = 'PENDING' returning *`, [transactionId, at, quoteId]);
+    await client.query('commit');
+    return true;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `connections` loops of quotes created and executed, for `durationS` seconds. */
+export async function rawQuotes(url: string, accounts: QuoteAccounts, options: { connections: number; durationS: number }): Promise<RawRun> {
+  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  try {
+    const shapes = await samples(pool, accounts);
+    return await rawLoops(pool, options, (client) => quoteAndExecute(client, accounts, shapes));
+  } finally {
+    await pool.end();
+  }
+}
