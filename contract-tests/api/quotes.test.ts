@@ -190,6 +190,7 @@ describeServer('executeQuote', () => {
     const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur(suffix) });
     const quote = await createQuote({ ...toEur(usd.id, external.id, 10_000) });
     expect(quote.destination).toMatchObject({ destinationType: 'ACCOUNT', accountId: external.id, paymentRail: 'SEPA' });
+    expect(quote.counterpartyInformation).toEqual({ FULL_NAME: 'Northwind Payouts SAS' });
     const executed = await ok<Quote>(executeQuote(quote.id));
     expect(executed.status).toBe('PROCESSING');
     expect(await balanceOf(usd.id)).toBe(40_000);
@@ -230,6 +231,22 @@ describeServer('UMA destinations', () => {
     const transaction = await transactionInStatus(executed.transactionId ?? '', 'COMPLETED');
     expect(transaction).toMatchObject({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN' }, paymentRail: 'LIGHTNING' });
     expect(await balanceOf(usd.id)).toBe(40_000);
+  });
+
+  it('400 INVALID_AMOUNT below what the receiver accepts (the lookup\'s min)', async () => {
+    const { customer, usd } = await usdEurCustomer(0);
+    const lookup = await umaLookup('$success.mxn@sandbox.uma.money', customer.id);
+    const min = lookup.supportedCurrencies[0]?.min ?? 0;
+    const res = await postQuote({
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.mxn@sandbox.uma.money' },
+      lockedCurrencySide: 'RECEIVING',
+      lockedCurrencyAmount: min - 1,
+      lookupId: lookup.lookupId,
+      senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' },
+    });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).code).toBe('INVALID_AMOUNT');
   });
 
   it('$fail.compliance.usd fails the compliance check and the funds come back', async () => {

@@ -5,7 +5,8 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import type { QuoteDetails } from '../db/schema.ts';
-import { multiplier, rateWindow, hasRate } from '../exchange-rates/sandbox-market.ts';
+import { defaultLimits, hasRate, multiplier, rateWindow } from '../exchange-rates/sandbox-market.ts';
+import { getConfig } from '../platform/platform.service.ts';
 import { feesFor } from '../exchange-rates/fees.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
@@ -121,7 +122,40 @@ async function resolveDestination(ctx: PlatformContext, destination: Destination
   if (!canReceiveOn(account.account_type, rail)) {
     throw invalidField('/destination/paymentRail', `A ${account.account_type} can be paid on ${RAILS[account.account_type].join(', ')}, not ${rail}.`, 'enum');
   }
-  return { shown: { destinationType: 'ACCOUNT', accountId: account.id, paymentRail: rail }, currency: account.currency, accountId: account.id, viaCounterparty: false, lookup, rail };
+  const holder = beneficiaryName(account.account_info);
+  return {
+    shown: { destinationType: 'ACCOUNT', accountId: account.id, paymentRail: rail },
+    currency: account.currency,
+    accountId: account.id,
+    viaCounterparty: false,
+    lookup,
+    rail,
+    ...(holder === undefined ? {} : { counterpartyInformation: { FULL_NAME: holder } }),
+  };
+}
+
+/** The name the bank account is held in, as its beneficiary was given. */
+function beneficiaryName(info: Schemas['ExternalAccountInfo']): string | undefined {
+  if (!('beneficiary' in info) || info.beneficiary === undefined) return undefined;
+  return info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+}
+
+/**
+ * The amount limits a priced quote must respect: the platform's per-transaction range of the
+ * sending currency (when it configured one) and the range the receiver accepts (what its lookup shows).
+ */
+async function checkLimits(ctx: PlatformContext, price: Price, sending: string, receiving: string, viaCounterparty: boolean): Promise<void> {
+  const configured = (await getConfig(ctx)).supportedCurrencies.find((c) => c.currencyCode === sending);
+  if (configured !== undefined && (price.totalSendingAmount < configured.minAmount || price.totalSendingAmount > configured.maxAmount)) {
+    throw badRequest('INVALID_AMOUNT', `The platform sends ${sending} between ${configured.minAmount} and ${configured.maxAmount} per payment; this quote sends ${price.totalSendingAmount}.`, {
+      minAmount: configured.minAmount,
+      maxAmount: configured.maxAmount,
+    });
+  }
+  const receiver = defaultLimits(receiving);
+  if (viaCounterparty && (price.totalReceivingAmount < receiver.min || price.totalReceivingAmount > receiver.max)) {
+    throw badRequest('INVALID_AMOUNT', `The receiver accepts between ${receiver.min} and ${receiver.max} ${receiving}; this quote delivers ${price.totalReceivingAmount}.`, { min: receiver.min, max: receiver.max });
+  }
 }
 
 async function termsFor(ctx: PlatformContext, from: string, to: string, viaCounterparty: boolean): Promise<PriceTerms> {
@@ -157,6 +191,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
   }
   const terms = await termsFor(ctx, source.currency, destination.currency, destination.viaCounterparty);
   const price = priced(terms, body);
+  await checkLimits(ctx, price, source.currency, destination.currency, destination.viaCounterparty);
   const at = ctx.clock.now();
   const id = newId('Quote');
   const expiresAt = addMs(at, QUOTE_LIFETIME_MS);
