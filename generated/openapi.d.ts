@@ -912,10 +912,13 @@ export interface paths {
          *     `requiredPayerDataFields` in `senderCustomerInfo`.
          *
          *     Errors: `400` with `LOOKUP_REQUIRED` (UMA destination without `lookupId`), `MISSING_PAYER_DATA`
-         *     (a mandatory sender field is missing), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
+         *     (a mandatory sender field is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
          *     with an `EMBEDDED_WALLET` or real-time-funded source), `CURRENCY_MISMATCH` (the destination
          *     cannot receive that currency), `INVALID_AMOUNT` (outside the receiver's limits),
-         *     `ACCOUNT_NOT_ACTIVE`, `INSUFFICIENT_FUNDS` (only with `immediatelyExecute`) or `INVALID_INPUT`;
+         *     `ACCOUNT_NOT_ACTIVE`, `ACCOUNT_OWNER_MISMATCH` (an external destination registered by another
+         *     customer, or `source.customerId` other than the account's owner), `INSUFFICIENT_FUNDS` (only
+         *     with `immediatelyExecute`) or `INVALID_INPUT` (the source as destination; in the sandbox, an
+         *     external-account source or a `REALTIME_FUNDING` source paying an internal account);
          *     `404` when an account, customer or lookup does not exist (or the lookup expired); `409` and
          *     `422` for `Idempotency-Key` conflicts. The sandbox outcomes of executing the quote are listed
          *     under `POST /quotes/{quoteId}/execute`.
@@ -5587,11 +5590,27 @@ export interface components {
          *     from the sending amount (`serviceApiFixedFee` + `serviceApiVariableFeeAmount`, in the sending
          *     currency), converts the rest with `serviceApiMultiplier`, and the receiving counterparty (when
          *     there is one, for example an UMA provider) converts with `counterpartyMultiplier` and deducts
-         *     `counterpartyFixedFee` (in the receiving currency):
+         *     `counterpartyFixedFee` (in the receiving currency). Multipliers are in smallest units of the
+         *     output per smallest unit of the input, exact decimals of at most 10 significant digits (so the
+         *     JSON number is the decimal itself).
          *
-         *     `receiving = (sending - serviceApiFixedFee - serviceApiVariableFeeAmount) × serviceApiMultiplier × counterpartyMultiplier - counterpartyFixedFee`
+         *     Every amount is a whole number of smallest units, by this one rule:
          *
-         *     Multipliers are in smallest units of the output per smallest unit of the input.
+         *     1. `serviceApiVariableFeeAmount = floor(totalSendingAmount × serviceApiVariableFeeRate)`
+         *     2. `feesIncluded = serviceApiFixedFee + serviceApiVariableFeeAmount`
+         *     3. `delivered = floor((totalSendingAmount − feesIncluded) × serviceApiMultiplier × counterpartyMultiplier) − counterpartyFixedFee`
+         *        (a missing multiplier is 1, a missing fee 0)
+         *
+         *     With `lockedCurrencySide` `SENDING`, `totalSendingAmount` is the locked amount and
+         *     `totalReceivingAmount = delivered`. With `RECEIVING`, `totalReceivingAmount` is the locked amount
+         *     and `totalSendingAmount` is the least amount whose `delivered` reaches it: one smallest unit less
+         *     would deliver less, and the part of the last unit beyond the locked amount is not delivered.
+         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount`, rounded half up to
+         *     8 significant digits. A quote whose fees leave nothing to deliver, or one of whose amounts would
+         *     exceed 9000000000000000, is refused with `400 INVALID_AMOUNT`.
+         *
+         *     The sandbox's own fees are 1% of the amount sent plus the value of 0.50 USD in the sending
+         *     currency; the platform's fees for the sending currency are added to them.
          * @example {
          *       "counterpartyMultiplier": 18.5185,
          *       "counterpartyFixedFee": 0,
@@ -6226,8 +6245,9 @@ export interface components {
             totalReceivingAmount: number;
             /**
              * @description Sending-currency units per receiving-currency unit, fees excluded, counted in smallest units:
-             *     `(totalSendingAmount - feesIncluded) / totalReceivingAmount`, rounded. For currencies with
-             *     the same `decimals` this is the usual rate (1.087 USD per EUR).
+             *     `(totalSendingAmount - feesIncluded) / totalReceivingAmount`, rounded half up to 8
+             *     significant digits (see `RateDetails`). For currencies with the same `decimals` this is the
+             *     usual rate (1.087 USD per EUR).
              * @example 0.054
              */
             exchangeRate: number;
@@ -6371,7 +6391,8 @@ export interface components {
             sendingAmount: number;
             /**
              * Format: int64
-             * @description What arrives for `sendingAmount`, fees deducted, in the smallest unit of the destination currency.
+             * @description What arrives for `sendingAmount`, fees deducted, by the rule of `RateDetails`, in the smallest
+             *     unit of the destination currency; 0 when the fees take all of `sendingAmount`.
              * @example 182407
              */
             receivingAmount: number;
@@ -6388,7 +6409,9 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest units (as `Quote.exchangeRate`).
+             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest
+             *     units: the inverse of the conversion multiplier, rounded half up to 8 significant digits. A
+             *     quote made in the same 5-minute window converts at this rate.
              * @example 0.054
              */
             exchangeRate: number;
@@ -6396,7 +6419,8 @@ export interface components {
             fees: components["schemas"]["ExchangeRateFees"];
             /**
              * Format: date-time
-             * @description When the rate was computed.
+             * @description When the rate was computed: the start of its 5-minute window (every read in the window sees
+             *     the same rate).
              * @example 2025-10-13T11:58:30Z
              */
             updatedAt: string;

@@ -5,13 +5,12 @@
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { getConfig } from '../platform/platform.service.ts';
-import { currency } from '../shared/currencies.ts';
 import { invalidField } from '../shared/errors.ts';
-import { decimalNumber, roundRatio } from '../shared/exact-decimal.ts';
 import { pageOfItems, type Page } from '../shared/page.ts';
 import { priceQuote } from '../quotes/pricing.ts';
 import { feesFor } from './fees.ts';
-import { defaultLimits, deliveryRail, hasRate, multiplier, RATED_CURRENCIES, rateWindow } from './sandbox-market.ts';
+import { toExchangeRate } from './exchange-rates.mapper.ts';
+import { defaultLimits, hasRate, multiplier, RATED_CURRENCIES, rateWindow } from './sandbox-market.ts';
 
 type Schemas = components['schemas'];
 type ExchangeRate = Schemas['ExchangeRate'];
@@ -38,25 +37,11 @@ export async function listExchangeRates(ctx: PlatformContext, query: Query): Pro
   const rates: ExchangeRate[] = [];
   for (const source of sources) {
     const fees = await feesFor(ctx, source);
-    const { min, max } = limits.get(source) ?? defaultLimits(source);
     for (const destination of query.destinationCurrency ?? RATED_CURRENCIES) {
       if (destination === source) continue;
       const m = multiplier(window, source, destination);
       const price = priceQuote({ serviceMultiplier: m, counterpartyFixedFee: 0, ...fees }, 'SENDING', sendingAmount);
-      const variable = Math.floor((sendingAmount * fees.variableFeeBps) / 10_000);
-      rates.push({
-        sourceCurrency: currency(source),
-        destinationCurrency: currency(destination),
-        destinationPaymentRail: deliveryRail(destination),
-        sendingAmount,
-        // An amount the fees swallow delivers nothing.
-        receivingAmount: typeof price === 'string' ? 0 : price.totalReceivingAmount,
-        minSendingAmount: min,
-        maxSendingAmount: max,
-        exchangeRate: decimalNumber(roundRatio(10n ** BigInt(m.scale), m.digits, 8)),
-        fees: { fixed: fees.fixedFee, variable, total: fees.fixedFee + variable },
-        updatedAt: window.start.toISOString(),
-      });
+      rates.push(toExchangeRate({ source, destination, multiplier: m, fees, sendingAmount, price, limits: limits.get(source) ?? defaultLimits(source), updatedAt: window.start }));
     }
   }
   return pageOfItems(ctx.keys, rates, (r) => `${r.sourceCurrency.code}:${r.destinationCurrency.code}`, { ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }, filters);
