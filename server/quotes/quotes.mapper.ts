@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import { iso } from '../shared/clock.ts';
+import { DESTINATION_FIELDS, ordered, RATE_DETAIL_FIELDS, SOURCE_FIELDS } from '../shared/compact.ts';
 import { currency } from '../shared/currencies.ts';
 import type { QuoteWithPayment } from './quotes.repository.ts';
 
@@ -34,8 +35,8 @@ export function toQuote(row: QuoteWithPayment, now: Date): Schemas['Quote'] {
     status: quoteStatus(row, now),
     createdAt: iso(row.created_at),
     expiresAt: iso(row.expires_at),
-    source: d.source,
-    destination: d.destination,
+    source: ordered(d.source, SOURCE_FIELDS),
+    destination: ordered(d.destination, DESTINATION_FIELDS),
     sendingCurrency: currency(row.sending_currency),
     receivingCurrency: currency(row.receiving_currency),
     totalSendingAmount: row.total_sending_amount,
@@ -46,7 +47,7 @@ export function toQuote(row: QuoteWithPayment, now: Date): Schemas['Quote'] {
     ...(d.paymentInstructions === undefined ? {} : { paymentInstructions: d.paymentInstructions }),
     ...(d.payloadToSign === undefined ? {} : { payloadToSign: d.payloadToSign }),
     ...(d.counterpartyInformation === undefined ? {} : { counterpartyInformation: d.counterpartyInformation }),
-    rateDetails: d.rateDetails,
+    rateDetails: ordered(d.rateDetails, RATE_DETAIL_FIELDS),
     ...(d.description === undefined ? {} : { description: d.description }),
     ...(d.purposeOfPayment === undefined ? {} : { purposeOfPayment: d.purposeOfPayment }),
   };

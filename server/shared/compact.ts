@@ -2,3 +2,22 @@
 export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/**
+ * The same object with its keys in `order` first (the order the spec documents), then any other.
+ * jsonb stores keys in its own order (shortest first), so nested objects read back from it are
+ * put in order again before they are answered.
+ */
+export function ordered<T extends object>(value: T, order: readonly string[]): T {
+  const entries = Object.entries(value);
+  const rank = (key: string) => {
+    const i = order.indexOf(key);
+    return i === -1 ? order.length : i;
+  };
+  return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b))) as T;
+}
+
+/** Spec order of the fields of sources, destinations and rate details, whatever their variant. */
+export const SOURCE_FIELDS = ['sourceType', 'accountId', 'umaAddress', 'currency', 'customerId'] as const;
+export const DESTINATION_FIELDS = ['destinationType', 'accountId', 'umaAddress', 'paymentRail', 'currency'] as const;
+export const RATE_DETAIL_FIELDS = ['counterpartyMultiplier', 'counterpartyFixedFee', 'serviceApiMultiplier', 'serviceApiFixedFee', 'serviceApiVariableFeeRate', 'serviceApiVariableFeeAmount'] as const;

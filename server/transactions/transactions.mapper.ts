@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import { iso } from '../shared/clock.ts';
+import { DESTINATION_FIELDS, ordered, RATE_DETAIL_FIELDS, SOURCE_FIELDS } from '../shared/compact.ts';
 import type { TransactionRow } from './transactions.repository.ts';
 
 type Transaction = components['schemas']['Transaction'];
@@ -12,7 +13,7 @@ export function toTransaction(row: TransactionRow): Transaction {
   // Fields in the order the spec documents them (jsonb keeps its own key order).
   const d = row.details;
   const rest = {
-    destination: d.destination,
+    destination: ordered(d.destination, DESTINATION_FIELDS),
     ...(row.customer_id === null ? {} : { customerId: row.customer_id }),
     ...(d.platformCustomerId === undefined ? {} : { platformCustomerId: d.platformCustomerId }),
   };
@@ -25,14 +26,15 @@ export function toTransaction(row: TransactionRow): Transaction {
     ...(d.description === undefined ? {} : { description: d.description }),
     ...(d.counterpartyInformation === undefined ? {} : { counterpartyInformation: d.counterpartyInformation }),
     ...(d.reconciliationInstructions === undefined ? {} : { reconciliationInstructions: d.reconciliationInstructions }),
-    ...(d.rateDetails === undefined ? {} : { rateDetails: d.rateDetails }),
+    ...(d.rateDetails === undefined ? {} : { rateDetails: ordered(d.rateDetails, RATE_DETAIL_FIELDS) }),
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
     ...(row.settled_at === null ? {} : { settledAt: iso(row.settled_at) }),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
   if (row.type === 'OUTGOING') {
-    const { source, sentAmount } = d;
+    const { sentAmount } = d;
+    const source = d.source === undefined ? undefined : ordered(d.source, SOURCE_FIELDS);
     if (source === undefined || sentAmount === undefined) throw new Error(`transaction ${row.id}: an outgoing transaction without source or sentAmount`);
     const received = d.receivedAmount === undefined ? {} : { receivedAmount: d.receivedAmount };
     return { id: row.id, type: 'OUTGOING', direction: 'DEBIT', status: row.status, source, ...rest, sentAmount, ...received, ...tail } satisfies Outgoing;
@@ -40,7 +42,7 @@ export function toTransaction(row: TransactionRow): Transaction {
   if (d.receivedAmount === undefined) throw new Error(`transaction ${row.id}: an incoming transaction without receivedAmount`);
   // Only what was credited: an incoming payment that ended without completing received nothing.
   const receivedAmount = ENDED_UNPAID.has(row.status) ? { ...d.receivedAmount, amount: 0 } : d.receivedAmount;
-  const source = d.source === undefined ? {} : { source: d.source };
+  const source = d.source === undefined ? {} : { source: ordered(d.source, SOURCE_FIELDS) };
   const sent = d.sentAmount === undefined ? {} : { sentAmount: d.sentAmount };
   return { id: row.id, type: 'INCOMING', direction: 'CREDIT', status: row.status, ...source, ...rest, ...sent, receivedAmount, ...tail } satisfies Incoming;
 }
