@@ -22,8 +22,9 @@ export interface paths {
         head?: never;
         /**
          * Update the platform configuration
-         * @description Changes the fields given and leaves the others as they are; `supportedCurrencies` replaces the
-         *     whole list.
+         * @description Changes the fields given and leaves the others as they are; `supportedCurrencies` and
+         *     `feeConfigs` each replace the whole list. A currency listed twice, or a fee for an unknown
+         *     currency, gives `400 INVALID_INPUT`.
          *
          *     Webhook endpoint rules:
          *     - `webhookEndpoint` must be `https`; plain `http` is accepted only in the sandbox and only for
@@ -2799,6 +2800,35 @@ export interface components {
             enabledTransactionTypes: components["schemas"]["TransactionType"][];
         };
         /**
+         * PlatformFeeConfig
+         * @description The platform's own fees on payments sent in one currency: added, on top of the service's fees, to
+         *     every quote and exchange rate whose sending currency is `sourceCurrency`. They are part of
+         *     `feesIncluded` and show in `rateDetails.serviceApiFixedFee` and `serviceApiVariableFeeRate`.
+         * @example {
+         *       "sourceCurrency": "USD",
+         *       "fixedFee": 25,
+         *       "variableFeeBps": 50
+         *     }
+         */
+        PlatformFeeConfig: {
+            /**
+             * @description The sending currency the fees apply to.
+             * @example USD
+             */
+            sourceCurrency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description Fixed fee per payment, in the smallest unit of `sourceCurrency`.
+             * @example 25
+             */
+            fixedFee: number;
+            /**
+             * @description Fee proportional to the amount sent, in basis points (100 is 1%).
+             * @example 50
+             */
+            variableFeeBps: number;
+        };
+        /**
          * PlatformConfig
          * @description The platform's own settings: its name, its UMA domain, the currencies it transacts in and the
          *     endpoint that receives its webhooks. There is one configuration per platform.
@@ -2838,6 +2868,8 @@ export interface components {
             readonly webhookSigningSecret?: string;
             /** @description The currencies the platform transacts in, one entry per currency. */
             supportedCurrencies: components["schemas"]["PlatformCurrencyConfig"][];
+            /** @description The platform's fees per sending currency, added to the service's; empty when it charges none. */
+            feeConfigs: components["schemas"]["PlatformFeeConfig"][];
             /**
              * Format: date-time
              * @description When the platform was set up.
@@ -2955,7 +2987,7 @@ export interface components {
         /**
          * PlatformConfigUpdateRequest
          * @description Changes to the platform configuration. Every field is optional; fields left out keep their value.
-         *     `supportedCurrencies`, when given, replaces the whole list.
+         *     `supportedCurrencies` and `feeConfigs`, when given, replace the whole list.
          */
         PlatformConfigUpdateRequest: {
             /**
@@ -2987,6 +3019,11 @@ export interface components {
             rotateWebhookSigningSecret?: boolean;
             /** @description The full new list of currencies; at most one entry per currency. */
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfig"][];
+            /**
+             * @description The full new list of the platform's fees, at most one entry per `sourceCurrency` (a duplicate
+             *     or an unknown currency gives `400 INVALID_INPUT`); `[]` removes them all.
+             */
+            feeConfigs?: components["schemas"]["PlatformFeeConfig"][];
         };
         /**
          * FieldError
@@ -6115,9 +6152,9 @@ export interface components {
          */
         QuoteCreateRequest: {
             /** @description Where the money comes from. */
-            source: Omit<components["schemas"]["QuoteSource"], "sourceType">;
+            source: components["schemas"]["QuoteSource"];
             /** @description Where the money goes. */
-            destination: Omit<components["schemas"]["QuoteDestination"], "destinationType">;
+            destination: components["schemas"]["QuoteDestination"];
             /**
              * @description Which side `lockedCurrencyAmount` fixes.
              * @example SENDING
@@ -8082,6 +8119,7 @@ export interface components {
 export type SchemaCurrencyCode = components['schemas']['CurrencyCode'];
 export type SchemaTransactionType = components['schemas']['TransactionType'];
 export type SchemaPlatformCurrencyConfig = components['schemas']['PlatformCurrencyConfig'];
+export type SchemaPlatformFeeConfig = components['schemas']['PlatformFeeConfig'];
 export type SchemaPlatformConfig = components['schemas']['PlatformConfig'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaError401 = components['schemas']['Error401'];

@@ -17,6 +17,7 @@ export interface PlatformTable {
   /** Sealed with the server's key (Keyring.seal): the service needs it in clear to sign webhooks. */
   webhook_signing_secret: string | null;
   supported_currencies: Json<Schemas['PlatformCurrencyConfig'][]>;
+  fee_configs: Json<Schemas['PlatformFeeConfig'][]>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

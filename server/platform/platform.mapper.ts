@@ -10,6 +10,7 @@ export const toConfig = (row: PlatformRow): PlatformConfig => ({
   umaDomain: row.uma_domain,
   ...(row.webhook_endpoint === null ? {} : { webhookEndpoint: row.webhook_endpoint }),
   supportedCurrencies: row.supported_currencies,
+  feeConfigs: row.fee_configs.map((f) => ({ sourceCurrency: f.sourceCurrency, fixedFee: f.fixedFee, variableFeeBps: f.variableFeeBps })),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });

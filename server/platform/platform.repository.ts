@@ -26,18 +26,23 @@ export async function findPlatformUmaDomain(db: Db, platformId: string): Promise
 export async function insertPlatform(db: Db, row: PlatformRow): Promise<PlatformRow> {
   return db
     .insertInto('platforms')
-    .values({ ...row, supported_currencies: JSON.stringify(row.supported_currencies) })
+    .values({ ...row, supported_currencies: JSON.stringify(row.supported_currencies), fee_configs: JSON.stringify(row.fee_configs) })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export type PlatformChanges = Partial<Pick<PlatformRow, 'name' | 'uma_domain' | 'webhook_endpoint' | 'webhook_signing_secret' | 'supported_currencies'>>;
+export type PlatformChanges = Partial<Pick<PlatformRow, 'name' | 'uma_domain' | 'webhook_endpoint' | 'webhook_signing_secret' | 'supported_currencies' | 'fee_configs'>>;
 
 export async function updatePlatform(db: Db, id: string, changes: PlatformChanges, at: Date): Promise<PlatformRow> {
-  const { supported_currencies, ...rest } = changes;
+  const { supported_currencies, fee_configs, ...rest } = changes;
   return db
     .updateTable('platforms')
-    .set({ ...rest, ...(supported_currencies === undefined ? {} : { supported_currencies: JSON.stringify(supported_currencies) }), updated_at: at })
+    .set({
+      ...rest,
+      ...(supported_currencies === undefined ? {} : { supported_currencies: JSON.stringify(supported_currencies) }),
+      ...(fee_configs === undefined ? {} : { fee_configs: JSON.stringify(fee_configs) }),
+      updated_at: at,
+    })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

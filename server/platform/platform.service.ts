@@ -7,6 +7,7 @@ import type { PlatformContext, ServiceContext } from '../context.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, invalidField, invalidFields, notFound, type FieldError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { isKnownCurrency } from '../shared/currencies.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 import { SANDBOX_UMA_DOMAIN } from '../simulation/uma-addresses.ts';
 import { configuredTokenState, issueToken } from '../tokens/tokens.service.ts';
@@ -53,17 +54,40 @@ function checkCurrencies(list: readonly Schemas['PlatformCurrencyConfig'][]): vo
   if (errors.length > 0) throw invalidFields(errors);
 }
 
+/** What the schema cannot say about the fees: one entry per currency, and a currency the service knows. */
+function checkFees(list: readonly Schemas['PlatformFeeConfig'][]): void {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  list.forEach((entry, i) => {
+    if (seen.has(entry.sourceCurrency)) errors.push({ field: `/feeConfigs/${i}/sourceCurrency`, message: `${entry.sourceCurrency} is listed more than once.`, constraint: 'uniqueItems' });
+    if (!isKnownCurrency(entry.sourceCurrency)) errors.push({ field: `/feeConfigs/${i}/sourceCurrency`, message: `${entry.sourceCurrency} is not a currency the service supports.`, constraint: 'enum' });
+    seen.add(entry.sourceCurrency);
+  });
+  if (errors.length > 0) throw invalidFields(errors);
+}
+
+/** The platform's fees on payments sent in `currency` (none configured: zero). */
+export async function platformFeeFor(ctx: PlatformContext, currency: string): Promise<{ fixedFee: number; variableFeeBps: number }> {
+  const row = await findPlatform(ctx.db, ctx.platformId);
+  const fee = row?.fee_configs.find((f) => f.sourceCurrency === currency);
+  return { fixedFee: fee?.fixedFee ?? 0, variableFeeBps: fee?.variableFeeBps ?? 0 };
+}
+
 export async function updateConfig(ctx: PlatformContext, input: Schemas['PlatformConfigUpdateRequest']): Promise<PlatformConfig> {
   // Locked: two concurrent updates (two rotations, say) apply one after the other, never lose one.
   const current = await findPlatformForUpdate(ctx.db, ctx.platformId);
   if (current === undefined) throw notFound('NOT_FOUND', 'No such platform.');
-  const { name, umaDomain, webhookEndpoint, rotateWebhookSigningSecret, supportedCurrencies } = input;
+  const { name, umaDomain, webhookEndpoint, rotateWebhookSigningSecret, supportedCurrencies, feeConfigs } = input;
   const changes: PlatformChanges = {};
   if (name !== undefined) changes.name = name;
   if (umaDomain !== undefined) changes.uma_domain = umaDomain;
   if (supportedCurrencies !== undefined) {
     checkCurrencies(supportedCurrencies);
     changes.supported_currencies = supportedCurrencies;
+  }
+  if (feeConfigs !== undefined) {
+    checkFees(feeConfigs);
+    changes.fee_configs = feeConfigs;
   }
   if (typeof webhookEndpoint === 'string' && !ctx.settings.allowPrivateWebhookTargets) {
     const reason = nonPublicHostReason(new URL(webhookEndpoint));
@@ -103,6 +127,7 @@ export async function createSandboxPlatform(ctx: ServiceContext, name: string, c
     uma_domain: SANDBOX_UMA_DOMAIN,
     webhook_endpoint: null,
     webhook_signing_secret: null,
+    fee_configs: [],
     supported_currencies: SANDBOX_CURRENCIES.map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 100_000_000_000, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] })),
     created_at: at,
     updated_at: at,

@@ -31,8 +31,8 @@ import { findQuote, insertQuote, linkQuoteTransaction, type QuoteRow } from './q
 
 type Schemas = components['schemas'];
 type Quote = Schemas['Quote'];
-type SourceIn = Schemas['AccountQuoteSource'] | Schemas['RealtimeFundingQuoteSource'];
-type DestinationIn = Schemas['AccountQuoteDestination'] | Schemas['UmaAddressQuoteDestination'];
+type SourceIn = Schemas['QuoteSource'];
+type DestinationIn = Schemas['QuoteDestination'];
 
 /** How long a quote holds its price: the spec's "typically 1 to 5 minutes", 5 in the sandbox. */
 export const QUOTE_LIFETIME_MS = 5 * 60_000;
@@ -173,8 +173,8 @@ function priced(terms: PriceTerms, body: Schemas['QuoteCreateRequest']): Price {
 }
 
 export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCreateRequest']): Promise<Quote> {
-  const sourceIn = body.source as SourceIn;
-  const destinationIn = body.destination as DestinationIn;
+  const sourceIn = body.source;
+  const destinationIn = body.destination;
   const source = await resolveSource(ctx, sourceIn);
   if (body.immediatelyExecute === true && (source.accountId === null || source.embeddedWallet)) {
     throw badRequest(

@@ -6,6 +6,7 @@ import * as webhookOutbox from './0002_webhook_outbox.ts';
 import * as foundationV2 from './0003_foundation_v2.ts';
 import * as ledger from './0004_ledger.ts';
 import * as quotes from './0005_quotes.ts';
+import * as platformFees from './0006_platform_fees.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0003_foundation_v2': foundationV2,
   '0004_ledger': ledger,
   '0005_quotes': quotes,
+  '0006_platform_fees': platformFees,
 };
