@@ -6,6 +6,7 @@ import { customerHandlers } from './customers/customers.handlers.ts';
 import { documentHandlers } from './documents/documents.handlers.ts';
 import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
+import { invitationHandlers } from './invitations/invitations.handlers.ts';
 import { joinAreas, notImplemented, type AreaHandlers, type OperationHandlers } from './http/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
 import { platformHandlers } from './platform/platform.handlers.ts';
@@ -19,7 +20,7 @@ import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
 /** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
 const notBuiltYet = [
-  'approveTransaction', 'rejectTransaction', 'listDiscoveries', 'createInvitation', 'getInvitation', 'claimInvitation', 'cancelInvitation',
+  'approveTransaction', 'rejectTransaction', 'listDiscoveries',
   'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
   'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
@@ -46,5 +47,6 @@ export const handlers: OperationHandlers = joinAreas(
   receiverHandlers,
   exchangeRateHandlers,
   quoteHandlers,
+  invitationHandlers,
   pending,
 );

@@ -195,11 +195,13 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
   },
 };
 
+/** Keyed POSTs tested in their own files: funding; invitations, which have no list to count them in. */
+const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation']);
 const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
 
 describe('Idempotency-Key on every POST that creates something', () => {
-  it('covers every implemented POST that takes an Idempotency-Key (fund has its own tests)', () => {
-    expect(takesKey.map((o) => o.operation.operationId).filter((id) => id !== 'fundSandboxInternalAccount').sort()).toEqual(Object.keys(creating).sort());
+  it('covers every implemented POST that takes an Idempotency-Key (fund and createInvitation have their own tests)', () => {
+    expect(takesKey.map((o) => o.operation.operationId).filter((id) => !ownTests.has(id)).sort()).toEqual(Object.keys(creating).sort());
   });
 
   itServer('only a request that reached its handler is recorded: a 400 or 403 before it leaves the key free', async () => {

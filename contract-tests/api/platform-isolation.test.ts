@@ -9,6 +9,7 @@ import { api, client, idempotencyKey, itPostgres, target } from '../support/api.
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createIndividualCustomer, createToken, customerInternalAccount, fund } from '../support/factories.ts';
 import type { PaymentsClient } from '../../client/index.ts';
+import { createQuote } from '../support/quotes.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 let other: PaymentsClient;
@@ -53,5 +54,30 @@ describe('platform isolation', () => {
     const { data: theirAccounts } = await other.GET('/platform/internal-accounts');
     const { data: myAccounts } = await api.GET('/platform/internal-accounts');
     expect(theirAccounts?.data.map((a) => a.id)).not.toEqual(expect.arrayContaining(myAccounts?.data.map((a) => a.id) ?? []));
+  });
+
+  itPostgres("quotes and lookups stay with their platform; an invitation is read and claimed by another platform, cancelled only by its creator", async () => {
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR'] });
+    const lookup = await api.GET('/receiver/uma/{receiverUmaAddress}', { params: { path: { receiverUmaAddress: '$success.eur@sandbox.uma.money' }, query: { customerId: customer.id } } });
+    const usd = (await customerInternalAccount(customer.id, 'USD')).id;
+    const quote = await createQuote({
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.eur@sandbox.uma.money' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+      lookupId: lookup.data?.lookupId ?? '',
+      senderCustomerInfo: { FULL_NAME: 'Jane Doe' },
+    });
+    expect((await other.GET('/quotes/{quoteId}', { params: { path: { quoteId: quote.id } } })).response.status).toBe(404);
+    expect((await other.POST('/quotes/{quoteId}/execute', { params: { path: { quoteId: quote.id } } })).response.status).toBe(404);
+
+    const { data: invitation } = await api.POST('/invitations', { body: { inviterUma: '$jane@sandbox.uma.money' } });
+    const invitationCode = invitation?.code ?? '';
+    expect((await other.GET('/invitations/{invitationCode}', { params: { path: { invitationCode } } })).data).toEqual(invitation);
+    const refused = await other.POST('/invitations/{invitationCode}/cancel', { params: { path: { invitationCode } } });
+    expect(refused.response.status).toBe(403);
+    const claimed = await other.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
+    expect(claimed.data).toMatchObject({ status: 'CLAIMED', inviteeUma: '$carlos@wallet.example.com' });
+    expect((await api.GET('/invitations/{invitationCode}', { params: { path: { invitationCode } } })).data).toEqual(claimed.data);
   });
 });

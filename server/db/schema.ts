@@ -316,6 +316,24 @@ export interface QuoteTable {
   updated_at: Timestamp;
 }
 
+export interface InvitationTable {
+  code: string;
+  /** The platform that created it (and receives INVITATION_CLAIMED). */
+  platform_id: string;
+  inviter_uma: string;
+  first_name: string | null;
+  /** `amountToSend`, display only. */
+  amount: number | null;
+  currency: string | null;
+  status: Schemas['InvitationStatus'];
+  invitee_uma: string | null;
+  claimed_by_platform_id: string | null;
+  claimed_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -333,6 +351,7 @@ export interface Database {
   ledger_entries: LedgerEntryTable;
   receiver_lookups: ReceiverLookupTable;
   quotes: QuoteTable;
+  invitations: InvitationTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

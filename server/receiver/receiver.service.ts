@@ -9,6 +9,7 @@ import type { ExternalAccountRow } from '../external-accounts/external-accounts.
 import { addMs } from '../shared/clock.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { toExternalAccountLookup, toUmaLookup } from './receiver.mapper.ts';
 import { findLookup, insertLookup, type LookupRow } from './receiver.repository.ts';
@@ -22,12 +23,6 @@ export const LOOKUP_LIFETIME_MS = 15 * 60_000;
 const ELSEWHERE = { currencies: ['USD'], requiredPayerData: [{ name: 'FULL_NAME', mandatory: true }] } as const;
 /** Bank rails ask for the sender's name (travel rule); wallets ask nothing. */
 const bankPayerData = (account: ExternalAccountRow): PayerDataField[] => (account.account_type === 'SPARK_WALLET' ? [] : [{ name: 'FULL_NAME', mandatory: true }]);
-
-/** `$Name@Domain` with the domain lower-cased: the form addresses are compared in. */
-export function canonicalUmaAddress(address: string): string {
-  const at = address.lastIndexOf('@');
-  return `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
-}
 
 async function checkSender(ctx: PlatformContext, customerId: string | undefined): Promise<void> {
   if (customerId !== undefined) await requireCustomer(ctx, customerId);

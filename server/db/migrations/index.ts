@@ -7,6 +7,7 @@ import * as foundationV2 from './0003_foundation_v2.ts';
 import * as ledger from './0004_ledger.ts';
 import * as quotes from './0005_quotes.ts';
 import * as platformFees from './0006_platform_fees.ts';
+import * as invitations from './0007_invitations.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_ledger': ledger,
   '0005_quotes': quotes,
   '0006_platform_fees': platformFees,
+  '0007_invitations': invitations,
 };
