@@ -3,6 +3,7 @@
 // areas claiming one operation fail at start-up. `notImplemented` answers 501.
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
 import { customerHandlers } from './customers/customers.handlers.ts';
+import { discoveryHandlers } from './discoveries/discoveries.handlers.ts';
 import { documentHandlers } from './documents/documents.handlers.ts';
 import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
@@ -20,7 +21,7 @@ import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
 /** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
 const notBuiltYet = [
-  'approveTransaction', 'rejectTransaction', 'listDiscoveries',
+  'approveTransaction', 'rejectTransaction', 
   'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
   'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
@@ -46,6 +47,7 @@ export const handlers: OperationHandlers = joinAreas(
   transactionHandlers,
   receiverHandlers,
   exchangeRateHandlers,
+  discoveryHandlers,
   quoteHandlers,
   invitationHandlers,
   pending,

@@ -1,0 +1,7 @@
+// Banks the service can pay, per country and currency.
+import type { AreaHandlers } from '../http/handler-types.ts';
+import { listDiscoveries } from './discoveries.service.ts';
+
+export const discoveryHandlers: AreaHandlers<'listDiscoveries'> = {
+  listDiscoveries: async (req, ctx) => ({ status: 200, body: listDiscoveries(ctx, req.query) }),
+};
