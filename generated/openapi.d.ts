@@ -2362,10 +2362,11 @@ export interface paths {
         /**
          * Receive an UMA payment (sandbox)
          * @description Sandbox only: simulates an UMA payment from `senderUmaAddress` to the platform's customer
-         *     whose UMA address is `receiverUmaAddress`. The amount is credited to the customer's default
-         *     UMA deposit external account when it has one (`defaultUmaDepositAccount`), otherwise to its
-         *     primary internal account in `receivingCurrencyCode`, and the incoming transaction is returned
-         *     (and sent as an incoming-payment webhook).
+         *     whose UMA address is `receiverUmaAddress` (its domain compared case-insensitively). The amount
+         *     is credited to the customer's default UMA deposit external account when it has one
+         *     (`defaultUmaDepositAccount`) in `receivingCurrencyCode`, and otherwise to its primary internal
+         *     account in that currency (its first `INTERNAL_FIAT` or `INTERNAL_CRYPTO` account). The incoming
+         *     transaction is returned `COMPLETED` and sent as an incoming-payment webhook.
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 UMA_NOT_FOUND` when no customer
          *     of the platform has `receiverUmaAddress`; `400 CURRENCY_MISMATCH` when the customer has no

@@ -28,7 +28,7 @@ const notBuiltYet = [
   'approveAgentAction', 'rejectAgentAction', 'getCurrentAgent', 'listCurrentAgentInternalAccounts',
   'listCurrentAgentExternalAccounts', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'getCurrentAgentQuote',
   'executeCurrentAgentQuote', 'createCurrentAgentTransferIn', 'createCurrentAgentTransferOut', 'listCurrentAgentTransactions',
-  'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction', 'receiveSandboxUmaPayment',
+  'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction',
 ] as const;
 
 const pending = Object.fromEntries(notBuiltYet.map((id) => [id, notImplemented])) as AreaHandlers<(typeof notBuiltYet)[number]>;

@@ -184,6 +184,13 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     const paid = async () => (await Promise.all([getQuote(first.id), getQuote(second.id)])).filter((q) => q.status !== 'PENDING').length;
     return [{ path: '/sandbox/send', body: json({ quoteId: first.id, currencyCode: 'EUR' }) }, { path: '/sandbox/send', body: json({ quoteId: second.id, currencyCode: 'EUR' }) }, paid];
   },
+  receiveSandboxUmaPayment: async () => {
+    const customerId = await newCustomerId();
+    const { data: customer } = await api.GET('/customers/{customerId}', { params: { path: { customerId } } });
+    const body = (amount: number) => json({ senderUmaAddress: '$success.usd@sandbox.uma.money', receiverUmaAddress: customer?.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount });
+    const count = async () => (await api.GET('/transactions', { params: { query: { customerId } } })).data?.totalCount ?? -1;
+    return [{ path: '/sandbox/uma/receive', body: body(100) }, { path: '/sandbox/uma/receive', body: body(200) }, count];
+  },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
     const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;

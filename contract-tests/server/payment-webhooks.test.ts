@@ -22,7 +22,7 @@ import {
   transferOut,
 } from '../support/factories.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
-import { advanceClock, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const token = newCredentials();
@@ -221,6 +221,21 @@ describe.skipIf(target !== 'pglite')('payment webhooks', () => {
       expect(events[0]?.data).toEqual(tx);
       expect(events[0]?.data).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', receivedAmount: { amount: 2_222 } });
       expect(events[0]?.data).not.toHaveProperty('source');
+    });
+
+    it('an UMA payment received: one INCOMING_PAYMENT_COMPLETED whose data is its transaction', async () => {
+      const { customer } = await customerWithExternalAccount('000', { via });
+      const res = await fetch(`${server.baseUrl}/sandbox/uma/receive`, {
+        method: 'POST',
+        headers: jsonHeaders(token),
+        body: JSON.stringify({ senderUmaAddress: '$success.usd@sandbox.uma.money', receiverUmaAddress: customer.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_234 }),
+      });
+      const tx = (await res.json()) as Transaction;
+      expect(res.status).toBe(200);
+      const events = await eventsFor(tx.id, 1);
+      expect(types(events)).toEqual(['INCOMING_PAYMENT_COMPLETED']);
+      expect(events[0]?.data).toEqual(tx);
+      expect(events[0]?.data).toMatchObject({ source: { sourceType: 'UMA_ADDRESS' }, receivedAmount: { amount: 1_234 } });
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { paginate } from '../db/paginate.ts';
@@ -44,6 +44,18 @@ export async function findCustomer(db: Db, platformId: string, id: string): Prom
 }
 
 /** Reads the customer with a row lock, so concurrent writes to it (and its children) serialize. */
+/** The platform's customer with this UMA address; the domain compared case-insensitively. */
+export async function findCustomerByUmaAddress(db: Db, platformId: string, canonicalAddress: string): Promise<CustomerRow | undefined> {
+  const at = canonicalAddress.lastIndexOf('@');
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('platform_id', '=', platformId)
+    .where(sql<string>`split_part(uma_address, '@', 1)`, '=', canonicalAddress.slice(0, at))
+    .where(sql<string>`lower(split_part(uma_address, '@', 2))`, '=', canonicalAddress.slice(at + 1))
+    .executeTakeFirst();
+}
+
 export async function findCustomerForUpdate(db: Db, platformId: string, id: string): Promise<CustomerRow | undefined> {
   return db.selectFrom('customers').selectAll().where('platform_id', '=', platformId).where('id', '=', id).forUpdate().executeTakeFirst();
 }

@@ -47,6 +47,18 @@ export async function clearDefaultUmaDepositAccount(db: Db, platformId: string, 
 
 
 /** An account of a customer or of the platform, or (owner `any`) of either. */
+/** The customer's ACTIVE default UMA deposit account, if one is set. */
+export async function findDefaultUmaDepositAccount(db: Db, platformId: string, customerId: string): Promise<ExternalAccountRow | undefined> {
+  return db
+    .selectFrom('external_accounts')
+    .selectAll()
+    .where('platform_id', '=', platformId)
+    .where('customer_id', '=', customerId)
+    .where('default_uma_deposit_account', '=', true)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+}
+
 export async function findExternalAccount(db: Db, platformId: string, owner: Owner | 'any', id: string): Promise<ExternalAccountRow | undefined> {
   return db
     .selectFrom('external_accounts')

@@ -31,6 +31,21 @@ export async function listInternalAccounts(db: Db, platformId: string, filters: 
   return paginate(q, 'internal_accounts', page, (s) => s.selectAll());
 }
 
+/** The customer's first ACTIVE internal account in `currency` (not an Embedded Wallet): its primary one. */
+export async function findPrimaryInternalAccount(db: Db, platformId: string, customerId: string, currency: string): Promise<InternalAccountRow | undefined> {
+  return db
+    .selectFrom('internal_accounts')
+    .selectAll()
+    .where('platform_id', '=', platformId)
+    .where('customer_id', '=', customerId)
+    .where('currency', '=', currency)
+    .where('status', '=', 'ACTIVE')
+    .where('type', '!=', 'EMBEDDED_WALLET')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
 export async function findInternalAccount(db: Db, platformId: string, id: string): Promise<InternalAccountRow | undefined> {
   return db.selectFrom('internal_accounts').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }

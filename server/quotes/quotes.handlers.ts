@@ -1,14 +1,13 @@
-// Cross-currency payments: quotes, their execution, and paying a real-time-funded quote in the sandbox.
+// Cross-currency payments: quotes and their execution (a real-time-funded quote is paid by POST /sandbox/send).
 import type { AreaHandlers } from '../http/handler-types.ts';
-import { executeQuote, payRealtimeQuote } from './quote-execution.ts';
+import { executeQuote } from './quote-execution.ts';
 import { createQuote, getQuote } from './quotes.service.ts';
 
-export const quoteHandlers: AreaHandlers<'createQuote' | 'getQuote' | 'executeQuote' | 'sendSandboxPayment'> = {
+export const quoteHandlers: AreaHandlers<'createQuote' | 'getQuote' | 'executeQuote'> = {
   createQuote: async (req, ctx) => ({ status: 201, body: await createQuote(ctx, req.body) }),
   getQuote: async (req, ctx) => ({ status: 200, body: await getQuote(ctx, req.path.quoteId) }),
   executeQuote: async (req, ctx) => {
     await executeQuote(ctx, req.path.quoteId, req.headers['service-wallet-signature']);
     return { status: 200, body: await getQuote(ctx, req.path.quoteId) };
   },
-  sendSandboxPayment: async (req, ctx) => ({ status: 200, body: await payRealtimeQuote(ctx, req.body) }),
 };
