@@ -267,13 +267,18 @@ describeServer('UMA destinations', () => {
     expect(await balanceOf(usd.id)).toBe(20_000);
   });
 
-  it('lookups: 404 UMA_NOT_FOUND at the sandbox domain, 400 without exactly one sender', async () => {
+  it('lookups: 404 UMA_NOT_FOUND at the sandbox domain, the sender named by id or UMA address of a customer, exactly one of them', async () => {
     const { customer } = await usdEurCustomer(0);
     const unknown = await raw('GET', `/receiver/uma/${encodeURIComponent('$nobody@sandbox.uma.money')}?customerId=${encodeURIComponent(customer.id)}`);
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe('UMA_NOT_FOUND');
     const neither = await raw('GET', `/receiver/uma/${encodeURIComponent('$success.usd@sandbox.uma.money')}`);
     expect(neither.status).toBe(400);
+    const bySender = await raw('GET', `/receiver/uma/${encodeURIComponent('$success.usd@sandbox.uma.money')}?senderUmaAddress=${encodeURIComponent(customer.umaAddress)}`);
+    expect(bySender.status).toBe(200);
+    const strangerSender = await raw('GET', `/receiver/uma/${encodeURIComponent('$success.usd@sandbox.uma.money')}?senderUmaAddress=${encodeURIComponent('$nobody@elsewhere.example')}`);
+    expect(strangerSender.status).toBe(404);
+    expect((await errorOf(strangerSender)).code).toBe('CUSTOMER_NOT_FOUND');
     const both = await raw('GET', `/receiver/uma/${encodeURIComponent('$success.usd@sandbox.uma.money')}?customerId=${encodeURIComponent(customer.id)}&senderUmaAddress=${encodeURIComponent('$jane@example.com')}`);
     expect(both.status).toBe(400);
   });

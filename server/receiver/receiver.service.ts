@@ -3,6 +3,7 @@
 // naming one must satisfy its mandatory fields.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
+import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
@@ -24,26 +25,31 @@ const ELSEWHERE = { currencies: ['USD'], requiredPayerData: [{ name: 'FULL_NAME'
 /** Bank rails ask for the sender's name (travel rule); wallets ask nothing. */
 const bankPayerData = (account: ExternalAccountRow): PayerDataField[] => (account.account_type === 'SPARK_WALLET' ? [] : [{ name: 'FULL_NAME', mandatory: true }]);
 
-async function checkSender(ctx: PlatformContext, customerId: string | undefined): Promise<void> {
-  if (customerId !== undefined) await requireCustomer(ctx, customerId);
+/** The sending customer, named by id or by UMA address; 404 CUSTOMER_NOT_FOUND when the platform has none such. */
+async function senderOf(ctx: PlatformContext, query: { senderUmaAddress?: string; customerId?: string }): Promise<string | null> {
+  if (query.customerId !== undefined) return (await requireCustomer(ctx, query.customerId)).id;
+  if (query.senderUmaAddress === undefined) return null;
+  const customer = await findCustomerByUmaAddress(ctx.db, ctx.platformId, canonicalUmaAddress(query.senderUmaAddress));
+  if (customer === undefined) throw notFound('CUSTOMER_NOT_FOUND', `No customer of this platform has the UMA address ${query.senderUmaAddress}.`);
+  return customer.id;
 }
 
 export async function lookupUmaReceiver(ctx: PlatformContext, address: string, query: { senderUmaAddress?: string; customerId?: string }): Promise<Schemas['UmaReceiverLookup']> {
   if ((query.senderUmaAddress === undefined) === (query.customerId === undefined)) {
     throw badRequest('INVALID_INPUT', 'Give exactly one of senderUmaAddress and customerId to name the sender.');
   }
-  await checkSender(ctx, query.customerId);
+  const sender = await senderOf(ctx, query);
   const found = lookupSandboxUma(address);
   if (found.kind === 'NOT_FOUND') throw notFound('UMA_NOT_FOUND', `No UMA address ${address} exists.`);
   const receiver = found.kind === 'DESTINATION' ? { currencies: [found.currency], requiredPayerData: found.requiredPayerData } : ELSEWHERE;
-  const row = await record(ctx, 'UMA', canonicalUmaAddress(address), query.customerId ?? null, receiver.currencies, receiver.requiredPayerData);
+  const row = await record(ctx, 'UMA', canonicalUmaAddress(address), sender, receiver.currencies, receiver.requiredPayerData);
   return toUmaLookup(row);
 }
 
-export async function lookupExternalAccountReceiver(ctx: PlatformContext, accountId: string, query: { customerId?: string }): Promise<Schemas['ExternalAccountReceiverLookup']> {
+export async function lookupExternalAccountReceiver(ctx: PlatformContext, accountId: string, query: { senderUmaAddress?: string; customerId?: string }): Promise<Schemas['ExternalAccountReceiverLookup']> {
   const account = await requireExternalAccount(ctx, accountId);
-  await checkSender(ctx, query.customerId);
-  const row = await record(ctx, 'EXTERNAL_ACCOUNT', account.id, query.customerId ?? null, [account.currency], bankPayerData(account));
+  const sender = await senderOf(ctx, query);
+  const row = await record(ctx, 'EXTERNAL_ACCOUNT', account.id, sender, [account.currency], bankPayerData(account));
   return toExternalAccountLookup(row);
 }
 
