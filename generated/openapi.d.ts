@@ -817,7 +817,7 @@ export interface paths {
                  *     (`%24success.mxn%40sandbox.uma.money`).
                  * @example $success.mxn@sandbox.uma.money
                  */
-                receiverUmaAddress: string;
+                receiverUmaAddress: components["schemas"]["UmaAddress"];
             };
             cookie?: never;
         };
@@ -3282,6 +3282,15 @@ export interface components {
          */
         CountryCode: string;
         /**
+         * UmaAddress
+         * @description An UMA address, `$<name>@<domain>`: a name of 1 to 64 letters, digits, `.`, `_`, `+` or `-`,
+         *     and the domain of the UMA provider that serves it (a port is allowed, for local testing). The
+         *     domain is compared case-insensitively, the name exactly. In a path, percent-encode it
+         *     (`%24jane.doe%40payments.example.org`).
+         * @example $jane.doe@payments.example.org
+         */
+        UmaAddress: string;
+        /**
          * KycStatus
          * @description Outcome of the identity check (KYC) of a person: an individual customer or a beneficial owner.
          *
@@ -3388,7 +3397,7 @@ export interface components {
              *     platform's UMA domain when not given at creation.
              * @example $jane.doe@payments.example.org
              */
-            umaAddress: string;
+            umaAddress: components["schemas"]["UmaAddress"];
             /**
              * Format: date-time
              * @description When the customer was created.
@@ -3684,7 +3693,7 @@ export interface components {
              *     be unused (`409 UMA_ADDRESS_EXISTS` otherwise).
              * @example $jane.doe@payments.example.org
              */
-            umaAddress?: string;
+            umaAddress?: components["schemas"]["UmaAddress"];
         };
         /**
          * IndividualCustomerCreateRequest
@@ -3872,7 +3881,7 @@ export interface components {
              * @description New UMA address (`$<name>@<domain>`); must be unused (`409 UMA_ADDRESS_EXISTS` otherwise).
              * @example $jane.doe@payments.example.org
              */
-            umaAddress?: string;
+            umaAddress?: components["schemas"]["UmaAddress"];
         };
         /**
          * IndividualCustomerUpdateRequest
@@ -5500,7 +5509,7 @@ export interface components {
              * @description The sender's UMA address.
              * @example $success.usd@sandbox.uma.money
              */
-            umaAddress: string;
+            umaAddress: components["schemas"]["UmaAddress"];
             /**
              * @description Currency the sender paid in.
              * @example USD
@@ -5563,7 +5572,7 @@ export interface components {
              * @description The receiver's UMA address.
              * @example $success.mxn@sandbox.uma.money
              */
-            umaAddress: string;
+            umaAddress: components["schemas"]["UmaAddress"];
             /**
              * @description Currency the receiver gets.
              * @example MXN
@@ -5576,38 +5585,17 @@ export interface components {
          */
         TransactionDestination: components["schemas"]["AccountTransactionDestination"] | components["schemas"]["UmaAddressTransactionDestination"];
         /**
-         * PayerDataFieldName
-         * @description The name of a piece of information about a payer or payee that a receiver or a payment rail may
-         *     ask for (compliance and travel-rule data). Used as the keys of `senderCustomerInfo`,
-         *     `receiverCustomerInfo` and `counterpartyInformation`.
-         *
-         *     | Value | Value format |
-         *     |---|---|
-         *     | `FULL_NAME` | full legal name |
-         *     | `BIRTH_DATE` | date of birth, `YYYY-MM-DD` |
-         *     | `NATIONALITY` | ISO 3166-1 alpha-2 country code |
-         *     | `PHONE_NUMBER` | E.164 phone number |
-         *     | `EMAIL` | e-mail address |
-         *     | `POSTAL_ADDRESS` | postal address on one line |
-         *     | `TAX_ID` | tax identification number |
-         *     | `COUNTRY_OF_RESIDENCE` | ISO 3166-1 alpha-2 country code |
-         *     | `ACCOUNT_IDENTIFIER` | the payer's account number, IBAN or wallet address |
-         * @example FULL_NAME
-         * @enum {string}
-         */
-        PayerDataFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER";
-        /**
-         * PayerDataValues
-         * @description Information about a payer or payee as string values keyed by `PayerDataFieldName`, for example
-         *     `{"FULL_NAME": "Jane Doe", "BIRTH_DATE": "1990-01-15"}`. Keys outside `PayerDataFieldName` are
-         *     refused. The keys are upper-case field names, not properties of this API, hence the map form.
+         * CounterpartyInformation
+         * @description What is known about the other party of a payment, as string values keyed by upper-case field
+         *     names: the names of `PayerDataFieldName` (`FULL_NAME`, `BIRTH_DATE`, ...) and others a receiver or
+         *     a payment rail may add (for example `FI_LEGAL_ENTITY_NAME`). Read the keys you know and ignore
+         *     the others: new keys can appear without a new API version.
          * @example {
-         *       "FULL_NAME": "Jane Doe",
-         *       "BIRTH_DATE": "1990-01-15",
-         *       "NATIONALITY": "US"
+         *       "FULL_NAME": "María García",
+         *       "FI_LEGAL_ENTITY_NAME": "Banco Ejemplo S.A."
          *     }
          */
-        PayerDataValues: {
+        CounterpartyInformation: {
             [key: string]: string;
         };
         /**
@@ -5805,7 +5793,7 @@ export interface components {
              */
             description?: string;
             /** @description Information about the other party (the sender of an incoming payment, the receiver of an outgoing one). */
-            counterpartyInformation?: components["schemas"]["PayerDataValues"];
+            counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** @description Data to match the transaction with bank records. */
             reconciliationInstructions?: components["schemas"]["ReconciliationInstructions"];
             /** @description How `receivedAmount` was derived from `sentAmount`, for transactions with a quote. */
@@ -5971,6 +5959,27 @@ export interface components {
             max: number;
         };
         /**
+         * PayerDataFieldName
+         * @description The name of a piece of information about a payer or payee that a receiver or a payment rail may
+         *     ask for (compliance and travel-rule data). Used as the keys of `senderCustomerInfo`,
+         *     `receiverCustomerInfo` and `counterpartyInformation`.
+         *
+         *     | Value | Value format |
+         *     |---|---|
+         *     | `FULL_NAME` | full legal name |
+         *     | `BIRTH_DATE` | date of birth, `YYYY-MM-DD` |
+         *     | `NATIONALITY` | ISO 3166-1 alpha-2 country code |
+         *     | `PHONE_NUMBER` | E.164 phone number |
+         *     | `EMAIL` | e-mail address |
+         *     | `POSTAL_ADDRESS` | postal address on one line |
+         *     | `TAX_ID` | tax identification number |
+         *     | `COUNTRY_OF_RESIDENCE` | ISO 3166-1 alpha-2 country code |
+         *     | `ACCOUNT_IDENTIFIER` | the payer's account number, IBAN or wallet address |
+         * @example FULL_NAME
+         * @enum {string}
+         */
+        PayerDataFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER";
+        /**
          * PayerDataField
          * @description A piece of information about the sender that the receiver asks for.
          * @example {
@@ -6005,7 +6014,7 @@ export interface components {
              * @description The UMA address that was looked up.
              * @example $success.mxn@sandbox.uma.money
              */
-            receiverUmaAddress: string;
+            receiverUmaAddress: components["schemas"]["UmaAddress"];
             /** @description The currencies the receiver can be paid in, preferred first. */
             supportedCurrencies: components["schemas"]["ReceiverCurrency"][];
             /** @description Information about the sender the receiver asks for; empty when it asks for none. */
@@ -6120,7 +6129,7 @@ export interface components {
              * @description The receiver's UMA address, `$name@domain`.
              * @example $success.mxn@sandbox.uma.money
              */
-            umaAddress: string;
+            umaAddress: components["schemas"]["UmaAddress"];
             /**
              * @description Currency the receiver gets; one of the lookup's `supportedCurrencies`. Defaults to the first
              *     of them; always present in a quote.
@@ -6146,6 +6155,20 @@ export interface components {
          * @enum {string}
          */
         QuoteLockSide: "SENDING" | "RECEIVING";
+        /**
+         * PayerDataValues
+         * @description Information about a payer or payee as string values keyed by `PayerDataFieldName`, for example
+         *     `{"FULL_NAME": "Jane Doe", "BIRTH_DATE": "1990-01-15"}`. Keys outside `PayerDataFieldName` are
+         *     refused. The keys are upper-case field names, not properties of this API, hence the map form.
+         * @example {
+         *       "FULL_NAME": "Jane Doe",
+         *       "BIRTH_DATE": "1990-01-15",
+         *       "NATIONALITY": "US"
+         *     }
+         */
+        PayerDataValues: {
+            [key: string]: string;
+        };
         /**
          * QuoteCreateRequest
          * @description A request for a quote: a locked rate and fees for moving an amount from `source` to
@@ -6314,7 +6337,7 @@ export interface components {
              */
             payloadToSign?: string;
             /** @description Information about the receiver given by the destination, for example its verified `FULL_NAME`. */
-            counterpartyInformation?: components["schemas"]["PayerDataValues"];
+            counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** @description How `totalReceivingAmount` was derived from `totalSendingAmount`. */
             rateDetails?: components["schemas"]["RateDetails"];
             /**
@@ -6539,7 +6562,7 @@ export interface components {
              * @description UMA address of the inviter, a user of this platform.
              * @example $jane.doe@payments.example.org
              */
-            inviterUma: string;
+            inviterUma: components["schemas"]["UmaAddress"];
             /**
              * @description The inviter's first name, shown on the invitation page.
              * @example Jane
@@ -6595,7 +6618,7 @@ export interface components {
              * @description UMA address of the inviter.
              * @example $jane.doe@payments.example.org
              */
-            inviterUma: string;
+            inviterUma: components["schemas"]["UmaAddress"];
             status: components["schemas"]["InvitationStatus"];
             /**
              * Format: date-time
@@ -6613,7 +6636,7 @@ export interface components {
              * @description UMA address of whoever claimed the invitation; present once `status` is `CLAIMED`.
              * @example $carlos@wallet.example.com
              */
-            inviteeUma?: string;
+            inviteeUma?: components["schemas"]["UmaAddress"];
             /**
              * @description The inviter's first name, shown on the invitation page.
              * @example Jane
@@ -6634,7 +6657,7 @@ export interface components {
              * @description UMA address of the invitee, at the claiming platform.
              * @example $carlos@wallet.example.com
              */
-            inviteeUma: string;
+            inviteeUma: components["schemas"]["UmaAddress"];
         };
         /**
          * AuthMethodType
@@ -7625,12 +7648,12 @@ export interface components {
              * @description The (simulated) sender's UMA address, for example one of the sandbox UMA destinations.
              * @example $success.usd@sandbox.uma.money
              */
-            senderUmaAddress: string;
+            senderUmaAddress: components["schemas"]["UmaAddress"];
             /**
              * @description The UMA address of the receiving customer of the platform.
              * @example $jane.doe@payments.example.org
              */
-            receiverUmaAddress: string;
+            receiverUmaAddress: components["schemas"]["UmaAddress"];
             /**
              * @description Currency the receiver gets.
              * @example USD
@@ -8142,6 +8165,7 @@ export type SchemaError422 = components['schemas']['Error422'];
 export type SchemaError404 = components['schemas']['Error404'];
 export type SchemaCustomerType = components['schemas']['CustomerType'];
 export type SchemaCountryCode = components['schemas']['CountryCode'];
+export type SchemaUmaAddress = components['schemas']['UmaAddress'];
 export type SchemaKycStatus = components['schemas']['KycStatus'];
 export type SchemaKybStatus = components['schemas']['KybStatus'];
 export type SchemaCustomerBase = components['schemas']['CustomerBase'];
@@ -8226,8 +8250,7 @@ export type SchemaTransactionSource = components['schemas']['TransactionSource']
 export type SchemaAccountTransactionDestination = components['schemas']['AccountTransactionDestination'];
 export type SchemaUmaAddressTransactionDestination = components['schemas']['UmaAddressTransactionDestination'];
 export type SchemaTransactionDestination = components['schemas']['TransactionDestination'];
-export type SchemaPayerDataFieldName = components['schemas']['PayerDataFieldName'];
-export type SchemaPayerDataValues = components['schemas']['PayerDataValues'];
+export type SchemaCounterpartyInformation = components['schemas']['CounterpartyInformation'];
 export type SchemaReconciliationInstructions = components['schemas']['ReconciliationInstructions'];
 export type SchemaRateDetails = components['schemas']['RateDetails'];
 export type SchemaTransactionFailureReason = components['schemas']['TransactionFailureReason'];
@@ -8239,6 +8262,7 @@ export type SchemaExternalAccountDestinationReference = components['schemas']['E
 export type SchemaPurposeOfPayment = components['schemas']['PurposeOfPayment'];
 export type SchemaTransferOutRequest = components['schemas']['TransferOutRequest'];
 export type SchemaReceiverCurrency = components['schemas']['ReceiverCurrency'];
+export type SchemaPayerDataFieldName = components['schemas']['PayerDataFieldName'];
 export type SchemaPayerDataField = components['schemas']['PayerDataField'];
 export type SchemaUmaReceiverLookup = components['schemas']['UmaReceiverLookup'];
 export type SchemaExternalAccountReceiverLookup = components['schemas']['ExternalAccountReceiverLookup'];
@@ -8249,6 +8273,7 @@ export type SchemaAccountQuoteDestination = components['schemas']['AccountQuoteD
 export type SchemaUmaAddressQuoteDestination = components['schemas']['UmaAddressQuoteDestination'];
 export type SchemaQuoteDestination = components['schemas']['QuoteDestination'];
 export type SchemaQuoteLockSide = components['schemas']['QuoteLockSide'];
+export type SchemaPayerDataValues = components['schemas']['PayerDataValues'];
 export type SchemaQuoteCreateRequest = components['schemas']['QuoteCreateRequest'];
 export type SchemaQuoteStatus = components['schemas']['QuoteStatus'];
 export type SchemaQuotePaymentInstruction = components['schemas']['QuotePaymentInstruction'];
@@ -8619,7 +8644,7 @@ export interface operations {
                  * @description Only the customer with this UMA address.
                  * @example $jane.doe@payments.example.org
                  */
-                umaAddress?: string;
+                umaAddress?: components["schemas"]["UmaAddress"];
                 /**
                  * @description Only individual customers with this KYC status.
                  * @example APPROVED
@@ -9966,7 +9991,7 @@ export interface operations {
                  * @description UMA address of the sender (one of the platform's customers). Give this or `customerId`.
                  * @example $jane.doe@payments.example.org
                  */
-                senderUmaAddress?: string;
+                senderUmaAddress?: components["schemas"]["UmaAddress"];
                 /**
                  * @description The sending customer. Give this or `senderUmaAddress`.
                  * @example Customer:019542f5-b3e7-1d02-0000-000000000001
@@ -9980,7 +10005,7 @@ export interface operations {
                  *     (`%24success.mxn%40sandbox.uma.money`).
                  * @example $success.mxn@sandbox.uma.money
                  */
-                receiverUmaAddress: string;
+                receiverUmaAddress: components["schemas"]["UmaAddress"];
             };
             cookie?: never;
         };
