@@ -6537,8 +6537,10 @@ export interface components {
         };
         /**
          * InvitationAmountToSend
-         * @description Amount to show on an invitation page. Display only: the service does not move it; the inviter's
-         *     platform sends it after the `INVITATION_CLAIMED` webhook.
+         * @description Amount to show on an invitation page, in the inviter's currency. Display only: the service
+         *     reserves and moves nothing, and claiming does not pay it; the inviter's platform sends it after
+         *     the `INVITATION_CLAIMED` webhook. Sender-locked: it is what the inviter sends, so what the
+         *     invitee receives depends on the quote made then (a quote with `lockedCurrencySide: SENDING`).
          * @example {
          *       "amount": 5000,
          *       "currencyCode": "USD"
@@ -6643,8 +6645,9 @@ export interface components {
              */
             firstName?: string;
             /**
-             * @description Amount shown on the invitation page. Display only: the service does not move it; the inviter's
-             *     platform sends it after the `INVITATION_CLAIMED` webhook.
+             * @description Amount shown on the invitation page, in the inviter's currency. Display only and
+             *     sender-locked: the service does not move it; the inviter's platform sends it after the
+             *     `INVITATION_CLAIMED` webhook, with a quote locked on the sending side.
              */
             amountToSend?: components["schemas"]["CurrencyAmount"];
         };

@@ -82,6 +82,26 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
     expect(await balanceThrough(usd, via)).toBe(10_000);
   }, 90_000);
 
+  it('$pending.long.usd stays PROCESSING, however long it waits', async () => {
+    const { customer, usd } = await payer('000', 5_000);
+    const lookup = await q.umaLookup('$pending.long.usd@sandbox.uma.money', customer.id);
+    const quote = await q.createQuote({
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$pending.long.usd@sandbox.uma.money' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 2_000,
+      lookupId: lookup.lookupId,
+      senderCustomerInfo: { FULL_NAME: 'Jane Doe' },
+      immediatelyExecute: true,
+    });
+    expect(quote.status).toBe('PROCESSING');
+    await advanceClock(server.origin, 60 * 60_000);
+    const sentinel = await paid('004', 1_000, 1_000);
+    await inStatus(sentinel.quote, 'FAILED');
+    expect((await q.getQuote(quote.id)).status).toBe('PROCESSING');
+    expect(await balanceThrough(usd.id, via)).toBe(3_000);
+  }, 90_000);
+
   it('past expiresAt a quote reads EXPIRED and cannot be executed; a waiting real-time payment expires too', async () => {
     const { customer, usd, eur } = await payer('000', 10_000);
     const open = await q.createQuote({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
