@@ -3,40 +3,33 @@
 // platform, signed, with the claimed invitation as its data.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentsClient } from '../../client/index.ts';
 import { target } from '../support/api.ts';
-import { checkedClientOf } from '../support/factories.ts';
+import { ownServer } from '../support/own-server.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
-import { advanceClock, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { advanceClock } from '../support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
-const token = newCredentials();
-
 describe.skipIf(target !== 'pglite')('invitations over time', () => {
-  let server: ServerProcess;
-  let via: PaymentsClient;
+  const own = ownServer();
   let receiver: WebhookReceiver;
   let secret: string;
   beforeAll(async () => {
-    server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
-    via = checkedClientOf(server.baseUrl, token);
     receiver = await startWebhookReceiver();
-    const { data } = await via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
+    const { data } = await own.via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
     secret = data?.webhookSigningSecret ?? '';
     await receiver.waitFor(1); // the TEST event of the new endpoint
-  }, 120_000);
+  });
   afterAll(async () => {
-    await server?.stop();
     await receiver?.close();
   });
 
-  const get = async (code: string) => (await via.GET('/invitations/{invitationCode}', { params: { path: { invitationCode: code } } })).data;
+  const get = async (code: string) => (await own.via.GET('/invitations/{invitationCode}', { params: { path: { invitationCode: code } } })).data;
 
   it('claiming sends INVITATION_CLAIMED to the creator, signed, with the claimed invitation', async () => {
     const before = receiver.received.length;
-    const { data: invitation } = await via.POST('/invitations', { body: { inviterUma: '$jane@payments.example.org', firstName: 'Jane', amountToSend: { amount: 5_000, currencyCode: 'USD' } } });
+    const { data: invitation } = await own.via.POST('/invitations', { body: { inviterUma: '$jane@payments.example.org', firstName: 'Jane', amountToSend: { amount: 5_000, currencyCode: 'USD' } } });
     if (invitation === undefined) throw new Error('not created');
-    const { data: claimed } = await via.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode: invitation.code } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
+    const { data: claimed } = await own.via.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode: invitation.code } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
     const [delivery] = (await receiver.waitFor(before + 1)).slice(before);
     if (delivery === undefined) throw new Error('no webhook');
     const event = new Webhook(secret).verify(delivery.body, delivery.headers) as { type: string; data: unknown };
@@ -44,21 +37,21 @@ describe.skipIf(target !== 'pglite')('invitations over time', () => {
     expect(event.data).toEqual(claimed);
     expect(await validateAgainst('#/components/schemas/InvitationClaimedWebhookEvent', JSON.parse(delivery.body))).toEqual([]);
     // Display only: no money moved, no transaction recorded.
-    expect((await via.GET('/transactions')).data?.totalCount).toBe(0);
+    expect((await own.via.GET('/transactions')).data?.totalCount).toBe(0);
   });
 
   // Last: it moves the server's clock an hour on (webhook timestamps would follow it).
   it('past expiresAt: EXPIRED on every read, and claiming or cancelling is 400 INVITATION_EXPIRED', async () => {
-    const now = Date.parse((await via.GET('/config')).response.headers.get('date') ?? '') || Date.now();
+    const now = Date.parse((await own.via.GET('/config')).response.headers.get('date') ?? '') || Date.now();
     const expiresAt = new Date(now + 3_600_000).toISOString();
-    const { data: invitation } = await via.POST('/invitations', { body: { inviterUma: '$jane@payments.example.org', expiresAt } });
+    const { data: invitation } = await own.via.POST('/invitations', { body: { inviterUma: '$jane@payments.example.org', expiresAt } });
     if (invitation === undefined) throw new Error('not created');
-    await advanceClock(server.origin, 3_600_000 + 1_000);
+    await advanceClock(own.server.origin, 3_600_000 + 1_000);
     expect((await get(invitation.code))?.status).toBe('EXPIRED');
-    const claimed = await via.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode: invitation.code } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
+    const claimed = await own.via.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode: invitation.code } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
     expect(claimed.response.status).toBe(400);
     expect(claimed.error).toMatchObject({ code: 'INVITATION_EXPIRED' });
-    const cancelled = await via.POST('/invitations/{invitationCode}/cancel', { params: { path: { invitationCode: invitation.code } } });
+    const cancelled = await own.via.POST('/invitations/{invitationCode}/cancel', { params: { path: { invitationCode: invitation.code } } });
     expect(cancelled.error).toMatchObject({ code: 'INVITATION_EXPIRED' });
   });
 });
