@@ -12,7 +12,7 @@
 // unit buys beyond the locked amount is not delivered).
 // exchangeRate = net / totalReceiving, rounded half up to 8 significant digits.
 import type { components } from '../../generated/openapi.js';
-import { decimalNumber, floorTimes, leastTimesReaching, multiply, ONE, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
+import { decimalNumber, floorTimes, leastTimesReaching, multiply, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 
 type RateDetails = components['schemas']['RateDetails'];
@@ -74,8 +74,7 @@ export function priceQuote(terms: PriceTerms, side: LockSide, amount: number): P
     receiving = floorTimes(net, m) - counterpartyFee;
   } else {
     receiving = BigInt(amount);
-    const net = leastTimesReaching(receiving + counterpartyFee, m);
-    sending = leastSendingFor(net < 1n ? 1n : net, fixed, bps);
+    sending = leastSendingFor(leastTimesReaching(receiving + counterpartyFee, m), fixed, bps);
   }
   if (receiving <= 0n) return 'BELOW_FEES';
   if (sending > MAX || receiving > MAX) return 'ABOVE_LIMIT';
@@ -101,5 +100,3 @@ export function rateDetailsOf(terms: PriceTerms, price: Price): RateDetails {
     serviceApiVariableFeeAmount: price.variableFeeAmount,
   };
 }
-
-export { ONE as NO_CONVERSION };
