@@ -278,7 +278,10 @@ export interface ReceiverLookupTable {
   created_at: Timestamp;
 }
 
-/** What a quote shows beyond its columns, fixed at creation. */
+/**
+ * What a quote shows beyond its columns, fixed at creation. The sender's data (`senderCustomerInfo`)
+ * is checked against the lookup and not kept: it can hold identity numbers.
+ */
 export interface QuoteDetails {
   source: Schemas['Quote']['source'];
   destination: Schemas['Quote']['destination'];
@@ -288,7 +291,6 @@ export interface QuoteDetails {
   paymentInstructions?: Schemas['QuotePaymentInstruction'][];
   payloadToSign?: string;
   counterpartyInformation?: Record<string, string>;
-  senderCustomerInfo?: Record<string, string>;
   description?: string;
   purposeOfPayment?: Schemas['PurposeOfPayment'];
   /** The reference of the payment (real-time funding deposits carry it). */

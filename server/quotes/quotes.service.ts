@@ -212,7 +212,6 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
         }
       : {}),
     ...(destination.counterpartyInformation === undefined ? {} : { counterpartyInformation: destination.counterpartyInformation }),
-    ...(body.senderCustomerInfo === undefined ? {} : { senderCustomerInfo: body.senderCustomerInfo }),
     ...(body.description === undefined ? {} : { description: body.description }),
     ...(body.purposeOfPayment === undefined ? {} : { purposeOfPayment: body.purposeOfPayment }),
   };
