@@ -471,7 +471,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -501,11 +502,10 @@ export interface paths {
          *        (the challenge's `requestId`), before `expiresAt`. The response is `200` with the updated
          *        account.
          *
-         *     Errors of the retry are `401` with a `reason`: a wrong signature is `UNAUTHORIZED` with reason
-         *     `Invalid Service-Wallet-Signature` (the sandbox accepts only `sandbox-valid-signature`); a
-         *     signature without `Request-Id` is `REQUEST_ID_MISSING`; an unknown or expired `Request-Id`, or
-         *     one issued for a different request (another account or body), is `REQUEST_ID_INVALID`; a
-         *     `Request-Id` already used is `REQUEST_ID_REUSED`.
+         *     Errors: `400 NO_WALLET_CREDENTIAL` when the wallet has no credential yet (add one with
+         *     `POST /auth/credentials`); the signed retry's `401`s (a wrong signature, a missing, unknown,
+         *     expired, reused or mismatched `Request-Id`, no active session) are listed under
+         *     `SignedRetryChallenge`. The sandbox accepts only the signature `sandbox-valid-signature`.
          */
         patch: operations["updateInternalAccount"];
         trace?: never;
@@ -516,7 +516,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -539,11 +540,9 @@ export interface paths {
          *        send the identical request again, with headers `Service-Wallet-Signature` and `Request-Id`,
          *        before `expiresAt`. The response is `200` with `encryptedWalletCredentials`.
          *
-         *     Errors of the retry are `401` with a `reason`: a wrong signature is `UNAUTHORIZED` with reason
-         *     `Invalid Service-Wallet-Signature` (the sandbox accepts only `sandbox-valid-signature`); a
-         *     signature without `Request-Id` is `REQUEST_ID_MISSING`; an unknown or expired `Request-Id`, or
-         *     one issued for a different request, is `REQUEST_ID_INVALID`; a `Request-Id` already used is
-         *     `REQUEST_ID_REUSED`. In the sandbox `encryptedWalletCredentials` is a stub.
+         *     Errors: `400 NO_WALLET_CREDENTIAL` when the wallet has no credential yet; the signed retry's
+         *     `401`s are listed under `SignedRetryChallenge`. The sandbox accepts only the signature
+         *     `sandbox-valid-signature`, and its `encryptedWalletCredentials` is a stub.
          */
         post: operations["exportInternalAccount"];
         delete?: never;
@@ -776,6 +775,8 @@ export interface paths {
          *     Rules and errors:
          *     - The balance must be at least `amount`, otherwise `400 INSUFFICIENT_FUNDS` and nothing is
          *       recorded.
+         *     - The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): a wallet pays out only
+         *       through a quote its owner signs (`POST /quotes/{quoteId}/execute`).
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
@@ -983,10 +984,12 @@ export interface paths {
          *     `GET /transactions/{transactionId}` or the outgoing-payment webhook. There is no body.
          *
          *     - Sources that are `EMBEDDED_WALLET` internal accounts need header `Service-Wallet-Signature`:
-         *       the signature of the quote's `payloadToSign` made with the session signing key of one of the
-         *       wallet's credentials (sandbox: `sandbox-valid-signature`). A missing or wrong signature gives
-         *       `401 UNAUTHORIZED` with `reason` `Missing Service-Wallet-Signature` or
-         *       `Invalid Service-Wallet-Signature`. For other sources the header is ignored.
+         *       the signature of the quote's `payloadToSign` made with the signing key of an active session
+         *       of the wallet (sandbox: `sandbox-valid-signature`). `Request-Id` may be sent too; it must then
+         *       be the `requestId` inside `payloadToSign`. The signature is checked like a signed retry (see
+         *       `SignedRetryChallenge`): without it `401 UNAUTHORIZED` with reason
+         *       `Missing Service-Wallet-Signature`, a wrong one `Invalid Service-Wallet-Signature`, none of
+         *       the wallet's sessions active `No active session`. For other sources the headers are ignored.
          *     - `REALTIME_FUNDING` quotes are not executed with this call: they execute when their funds
          *       arrive (`400 INVALID_INPUT` here).
          *
@@ -1358,9 +1361,9 @@ export interface paths {
         };
         /**
          * List the credentials of an Embedded Wallet
-         * @description Lists every credential of one `EMBEDDED_WALLET` internal account, newest first. The list is not
-         *     paginated (at most three items, one per type), so it takes no `limit` or `cursor`: `hasMore` is
-         *     always false.
+         * @description Lists the live credentials of one `EMBEDDED_WALLET` internal account, newest first, as
+         *     `{data: [...]}`. The list is not paginated (at most three items, one per type), so it takes no
+         *     `limit` or `cursor` and has no `hasMore` or `totalCount`. Revoked credentials are not listed.
          *
          *     Errors: `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
          *     `404` when the account does not exist.
@@ -1383,15 +1386,17 @@ export interface paths {
          *     `email` claim; `PASSKEY` verifies `attestation` against the top-level `challenge` your backend
          *     issued. A new credential has no session yet: open one with `/challenge` and `/verify`.
          *
-         *     Sandbox: `Service-Wallet-Signature: sandbox-valid-signature` is the only valid signature; a
-         *     JWT-shaped `oidcToken` or `sandbox-valid-oidc-token` is accepted.
+         *     Sandbox: `Service-Wallet-Signature: sandbox-valid-signature` is the only valid signature. An
+         *     `oidcToken` must be a JWT with a recognised `iss`, `sub`, `email` and an `iat` at most 60
+         *     seconds old (the sandbox does not check its signature); the magic `sandbox-valid-oidc-token` is
+         *     for `/verify` only. A passkey's `attestation.clientDataJson` must decode to client data of
+         *     type `webauthn.create` whose `challenge` is the top-level `challenge`. No e-mail is really sent.
          *
          *     Errors: `400 EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `PASSKEY_CREDENTIAL_ALREADY_EXISTS` or
          *     `OAUTH_CREDENTIAL_ALREADY_EXISTS` when the account has a credential of that type;
-         *     `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account; `401` with a
-         *     `reason` for an invalid signature (`Invalid Service-Wallet-Signature`), an unknown, expired or
-         *     reused `Request-Id`, a retry whose body differs from the first call, or an invalid OIDC token
-         *     or attestation; `404` when the account does not exist.
+         *     `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
+         *     `401 UNAUTHORIZED` with reason `Invalid OIDC token` or `Invalid passkey attestation`; the signed
+         *     retry's `401`s (listed under `SignedRetryChallenge`); `404` when the account does not exist.
          */
         post: operations["createAuthCredential"];
         delete?: never;
@@ -1500,6 +1505,8 @@ export interface paths {
          *     client can open it, and it is never returned again.
          *
          *     - `EMAIL_OTP`: the last code e-mailed (by creation or `/challenge`) and a fresh `clientPublicKey`.
+         *       A code is valid 10 minutes and opens one session; the next session needs a new code from
+         *       `/challenge`.
          *     - `OAUTH`: a fresh OIDC token of the registered identity (`iat` at most 60 seconds old) and a
          *       fresh `clientPublicKey`.
          *     - `PASSKEY`: the WebAuthn assertion over the `/challenge` challenge, with that challenge's
@@ -1509,10 +1516,15 @@ export interface paths {
          *     `oidcToken` `sandbox-valid-oidc-token`; the returned `encryptedSessionSigningKey` is a stub.
          *
          *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type or `Request-Id` is missing for
-         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code`, `Invalid passkey signature` or
-         *     `Invalid OIDC token` when the proof is wrong, or an expired, unknown or reused `Request-Id`;
-         *     `404` for an unknown or revoked credential; `429` with `Retry-After` after too many failed
-         *     attempts on the credential.
+         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also when no code is pending or it
+         *     is more than 10 minutes old), `Invalid passkey signature` (also when `assertion.credentialId` is
+         *     not the registered passkey) or `Invalid OIDC token`; for a passkey, `401 REQUEST_ID_INVALID` for
+         *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
+         *     used one; `404` for an unknown or revoked credential.
+         *
+         *     Rate limit: after 5 failed verifications of one credential within 15 minutes, every verification
+         *     of it gets `429 RATE_LIMITED` with `Retry-After` until 15 minutes after the first failure, even
+         *     with the right proof.
          */
         post: operations["verifyAuthCredential"];
         delete?: never;
@@ -1531,8 +1543,9 @@ export interface paths {
         /**
          * List the sessions of an Embedded Wallet
          * @description Lists the active (not expired, not revoked) sessions of one `EMBEDDED_WALLET` internal account,
-         *     newest first, up to the 100 newest. The list is not paginated, so it takes no `limit` or `cursor`:
-         *     `hasMore` is always false. Sessions here never carry `encryptedSessionSigningKey`.
+         *     newest first, up to the 100 newest, as `{data: [...]}`. The list is not paginated, so it takes no
+         *     `limit` or `cursor` and has no `hasMore` or `totalCount`. Sessions here never carry
+         *     `encryptedSessionSigningKey`.
          *
          *     Errors: `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
          *     `404` when the account does not exist.
@@ -2292,7 +2305,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -3062,7 +3076,7 @@ export interface components {
              * @example INVALID_INPUT
              * @enum {string}
              */
-            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "ACCOUNT_OWNER_MISMATCH" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
+            code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "ACCOUNT_OWNER_MISMATCH" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "NO_WALLET_CREDENTIAL" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
             /** @description For `INVALID_INPUT`, the list of invalid fields. */
             details?: {
                 /** @description One entry per invalid field. */
@@ -3382,6 +3396,15 @@ export interface components {
              */
             currencies: components["schemas"]["CurrencyCode"][];
             /**
+             * @description Currencies in which the customer has an Embedded Wallet (an `EMBEDDED_WALLET` internal
+             *     account, self-custodial: every action beyond receiving funds is signed by the customer's
+             *     device). Empty when the customer has none.
+             * @example [
+             *       "USD"
+             *     ]
+             */
+            embeddedWalletCurrencies?: components["schemas"]["CurrencyCode"][];
+            /**
              * Format: email
              * @description Contact e-mail address.
              * @example jane.doe@example.com
@@ -3678,6 +3701,16 @@ export interface components {
              */
             currencies?: components["schemas"]["CurrencyCode"][];
             /**
+             * @description Currencies in which to open an Embedded Wallet for the customer: one `EMBEDDED_WALLET`
+             *     internal account per currency, besides the accounts of `currencies`. None when omitted. Find
+             *     the wallets with `GET /customers/internal-accounts?customerId=...&type=EMBEDDED_WALLET`, then
+             *     add the end user's first credential with `POST /auth/credentials`.
+             * @example [
+             *       "USD"
+             *     ]
+             */
+            embeddedWalletCurrencies?: components["schemas"]["CurrencyCode"][];
+            /**
              * Format: email
              * @description Contact e-mail address.
              * @example jane.doe@example.com
@@ -3866,6 +3899,15 @@ export interface components {
              *     ]
              */
             currencies?: components["schemas"]["CurrencyCode"][];
+            /**
+             * @description The full new list of Embedded Wallet currencies. It must still contain every currency in which
+             *     the customer has a wallet (`400` otherwise); each added currency opens a new `EMBEDDED_WALLET`
+             *     internal account.
+             * @example [
+             *       "USD"
+             *     ]
+             */
+            embeddedWalletCurrencies?: components["schemas"]["CurrencyCode"][];
             /**
              * Format: email
              * @description New contact e-mail address.
@@ -4944,10 +4986,28 @@ export interface components {
         };
         /**
          * SignedRetryChallenge
-         * @description Returned with `202` by operations that need an Embedded Wallet signature. Sign `payloadToSign`
-         *     byte for byte with the session signing key, then repeat the identical request with headers
-         *     `Service-Wallet-Signature` (the signature) and `Request-Id` (this `requestId`) before `expiresAt`.
-         *     A `requestId` is single use.
+         * @description Returned with `202` by operations that need an Embedded Wallet signature (adding or revoking a
+         *     credential, revoking a session, exporting a wallet, changing its settings). Nothing has changed
+         *     yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
+         *     (of a credential of type `type` or any other, unless the operation says otherwise), then repeat
+         *     the identical request (same path, same body) with headers `Service-Wallet-Signature` (the
+         *     signature) and `Request-Id` (this `requestId`) before `expiresAt`.
+         *
+         *     The `requestId` is used up by the signed retry that succeeds; a retry that fails can be corrected
+         *     and sent again until `expiresAt`. A signed retry fails with `401`:
+         *
+         *     | `code` | `reason` | When |
+         *     |---|---|---|
+         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` |
+         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` |
+         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation, resource or body than the first call |
+         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` already authorized a request |
+         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
+         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
+         *
+         *     Expired and revoked sessions sign nothing. The `requestId` lives in the service's database, so
+         *     the retry may reach any server.
          */
         SignedRetryChallenge: {
             /**
@@ -6044,7 +6104,8 @@ export interface components {
         /**
          * AccountQuoteSource
          * @description Pay from an account: an internal account, or an external account the service can pull from.
-         *     An `EMBEDDED_WALLET` internal account needs a wallet signature at execution.
+         *     An `EMBEDDED_WALLET` internal account needs a wallet signature at execution, so it must have a
+         *     credential (`400 NO_WALLET_CREDENTIAL` otherwise).
          */
         AccountQuoteSource: {
             /**
@@ -6053,7 +6114,8 @@ export interface components {
              */
             sourceType: "ACCOUNT";
             /**
-             * @description The account to debit, an internal account or a pullable external account.
+             * @description The account to debit, an internal account or a pullable external account. An Embedded
+             *     Wallet may be named `EmbeddedWallet:<uuid>`; the quote answers with its `InternalAccount:` id.
              * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
              */
             accountId: string;
@@ -6331,9 +6393,10 @@ export interface components {
             paymentInstructions?: components["schemas"]["QuotePaymentInstruction"][];
             /**
              * @description Present only when the source is an `EMBEDDED_WALLET` internal account: the exact string to
-             *     sign with the session signing key of one of the wallet's credentials. Send the signature as
-             *     header `Service-Wallet-Signature` on `POST /quotes/{quoteId}/execute`.
-             * @example {"quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","totalSendingAmount":81617,"sendingCurrency":"BTC"}
+             *     sign with the signing key of an active session of the wallet. Send the signature as header
+             *     `Service-Wallet-Signature` on `POST /quotes/{quoteId}/execute` (and, optionally, the
+             *     `requestId` it names as `Request-Id`), before `expiresAt`.
+             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
              */
             payloadToSign?: string;
             /** @description Information about the receiver given by the destination, for example its verified `FULL_NAME`. */
@@ -6689,8 +6752,8 @@ export interface components {
             id: string;
             /**
              * @description The Embedded Wallet the credential belongs to: the id of its `EMBEDDED_WALLET` internal
-             *     account (the service answers with the `InternalAccount:` form; `EmbeddedWallet:` is reserved
-             *     for the same wallet).
+             *     account. Answers always use the `InternalAccount:` form; requests may also name the wallet
+             *     `EmbeddedWallet:<uuid>` (the same uuid).
              * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
@@ -6716,12 +6779,12 @@ export interface components {
         };
         /**
          * AuthCredentialListResponse
-         * @description All credentials of one Embedded Wallet. Not paginated: `hasMore` is always false and `totalCount`
-         *     equals the number of items (at most three, one per type).
+         * @description All live credentials of one Embedded Wallet. Not paginated (a wallet has at most three, one per
+         *     type), so the body is only `data`: no `hasMore`, `nextCursor` or `totalCount`.
          */
-        AuthCredentialListResponse: components["schemas"]["ListEnvelope"] & {
+        AuthCredentialListResponse: {
             /** @description The credentials, newest first. */
-            data?: components["schemas"]["AuthMethod"][];
+            data: components["schemas"]["AuthMethod"][];
         };
         /**
          * EmailOtpCredentialCreateRequest
@@ -6734,7 +6797,9 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description Id of the `EMBEDDED_WALLET` internal account.
+             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
+             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
+             *     `InternalAccount:` form).
              * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
@@ -6756,15 +6821,28 @@ export interface components {
              */
             type: "OAUTH";
             /**
-             * @description Id of the `EMBEDDED_WALLET` internal account.
+             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
+             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
+             *     `InternalAccount:` form).
              * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
-             * @description An OIDC ID token (a JWT) from a recognised provider (`iss`), issued at most 60 seconds before the
-             *     request (`iat`); its signature is checked against the issuer's keys. In the sandbox a
-             *     JWT-shaped token is accepted without those checks, and so is the magic value
-             *     `sandbox-valid-oidc-token`.
+             * @description An OIDC ID token: a JWT whose payload has `iss` (a recognised provider), `sub`, `email` (the
+             *     credential's nickname) and `iat` at most 60 seconds before the request. Creation always needs
+             *     a JWT: the sandbox's magic value `sandbox-valid-oidc-token` is for `/verify` only. In the
+             *     sandbox the signature is not checked (there are no provider keys); the structure, issuer,
+             *     claims and age are.
+             *
+             *     | Recognised `iss` |
+             *     |---|
+             *     | `https://accounts.google.com` |
+             *     | `https://appleid.apple.com` |
+             *     | `https://login.microsoftonline.com/<tenant>/v2.0` |
+             *     | `https://sandbox-oidc.payments.example.org` (sandbox test issuer) |
+             *
+             *     A token that is not a decodable JWT, has another issuer, lacks a claim or is too old gives
+             *     `401 UNAUTHORIZED` with reason `Invalid OIDC token` and a message naming the problem.
              * @example eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJzdWIiOiIxMDk4NzY1NDMyMTAiLCJlbWFpbCI6ImphbmUuZG9lQGV4YW1wbGUuY29tIiwiaWF0IjoxNzYwMzU2ODAwfQ.c2lnbmF0dXJlLWJ5dGVz
              */
             oidcToken: string;
@@ -6791,21 +6869,23 @@ export interface components {
              */
             attestationObject: string;
             /**
-             * @description How the client can reach the authenticator (`response.getTransports()`), upper-cased.
+             * @description How the client can reach the authenticator: the value of `response.getTransports()`, passed
+             *     through as the browser returns it. These are the W3C WebAuthn `AuthenticatorTransport` values,
+             *     lower case as the standard defines them (the one exception to this API's upper-case enums).
              *
              *     | Value | Transport |
              *     |---|---|
-             *     | `USB` | removable USB security key |
-             *     | `NFC` | near-field communication |
-             *     | `BLE` | Bluetooth Low Energy |
-             *     | `INTERNAL` | built into the device (platform authenticator) |
-             *     | `HYBRID` | another device, such as a phone, over the hybrid (caBLE) flow |
+             *     | `usb` | removable USB security key |
+             *     | `nfc` | near-field communication |
+             *     | `ble` | Bluetooth Low Energy |
+             *     | `internal` | built into the device (platform authenticator) |
+             *     | `hybrid` | another device, such as a phone, over the hybrid flow |
              * @example [
-             *       "INTERNAL",
-             *       "HYBRID"
+             *       "internal",
+             *       "hybrid"
              *     ]
              */
-            transports?: ("USB" | "NFC" | "BLE" | "INTERNAL" | "HYBRID")[];
+            transports?: ("usb" | "nfc" | "ble" | "internal" | "hybrid")[];
         };
         /**
          * PasskeyCredentialCreateRequest
@@ -6820,7 +6900,9 @@ export interface components {
              */
             type: "PASSKEY";
             /**
-             * @description Id of the `EMBEDDED_WALLET` internal account.
+             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
+             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
+             *     `InternalAccount:` form).
              * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
@@ -7053,12 +7135,12 @@ export interface components {
         };
         /**
          * AuthSessionListResponse
-         * @description The active sessions of one Embedded Wallet. Not paginated: `hasMore` is always false and
-         *     `totalCount` equals the number of items. Items never carry `encryptedSessionSigningKey`.
+         * @description The active sessions of one Embedded Wallet, newest first, at most the 100 newest. Not paginated,
+         *     so the body is only `data`. Items never carry `encryptedSessionSigningKey`.
          */
-        AuthSessionListResponse: components["schemas"]["ListEnvelope"] & {
+        AuthSessionListResponse: {
             /** @description The active sessions, newest first. */
-            data?: components["schemas"]["AuthSession"][];
+            data: components["schemas"]["AuthSession"][];
         };
         /**
          * AgentPermission
@@ -8058,7 +8140,8 @@ export interface components {
          */
         VerificationId: string;
         /**
-         * @description The internal account's id.
+         * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+         *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
          * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
          */
         InternalAccountId: string;
@@ -9444,7 +9527,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -9489,7 +9573,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -9549,7 +9634,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];
@@ -10170,6 +10256,11 @@ export interface operations {
                  * @example sandbox-valid-signature
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
@@ -10735,7 +10826,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Id of the `EMBEDDED_WALLET` internal account.
+                 * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
+                 *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
@@ -10968,7 +11060,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Id of the `EMBEDDED_WALLET` internal account.
+                 * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
+                 *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
@@ -12128,7 +12221,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The internal account's id.
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
                  */
                 accountId: components["parameters"]["InternalAccountId"];

@@ -127,7 +127,8 @@ function ParameterNamesCamelCase() {
 function EnumValuesUpperSnakeCase() {
   return {
     Schema(schema, ctx) {
-      if (!Array.isArray(schema.enum)) return;
+      // Values another standard fixes (WebAuthn transports) are taken as clients receive them.
+      if (!Array.isArray(schema.enum) || typeof schema['x-enum-standard'] === 'string') return;
       schema.enum.forEach((value, i) => {
         if (typeof value === 'string' && !UPPER_SNAKE.test(value)) {
           ctx.report({
@@ -161,6 +162,13 @@ const usesListEnvelope = (schemaRef, ctx) => {
   return Array.isArray(schema?.allOf) && schema.allOf.some((s) => isRef(s) && refName(s.$ref) === 'ListEnvelope');
 };
 
+/** An unpaginated list: an object whose only property is a required, bounded `data` array. */
+const isDataOnlyList = (schemaRef, ctx) => {
+  const schema = deref(schemaRef, ctx);
+  const keys = Object.keys(schema?.properties ?? {});
+  return schema?.type === 'object' && keys.length === 1 && keys[0] === 'data' && schema.required?.includes('data') && typeof schema.properties.data.maxItems === 'number';
+};
+
 /** Paginated operations answer with a `<Name>ListResponse` built on the list envelope; every `<Name>ListResponse` is built on it. */
 function ListResponseEnvelope() {
   return pathOperations((op, ctx, pathItem) => {
@@ -177,9 +185,9 @@ function ListResponseEnvelope() {
           location: ctx.location.key(),
         });
       }
-    } else if (name?.endsWith('ListResponse') && !usesListEnvelope(schema, ctx)) {
+    } else if (name?.endsWith('ListResponse') && !usesListEnvelope(schema, ctx) && !isDataOnlyList(schema, ctx)) {
       ctx.report({
-        message: `\`${name}\` must be \`allOf\` the ListEnvelope (${GUIDE}).`,
+        message: `\`${name}\` must be \`allOf\` the ListEnvelope, or a bounded \`{data}\` object for an unpaginated list (${GUIDE}).`,
         location: ctx.location.key(),
       });
     }
