@@ -16,6 +16,7 @@ import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
 import { validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
+import { sentWalletEmails } from './wallet-auth/credentials.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';
@@ -48,7 +49,7 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
   app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(resolve(generated, 'openapi.yaml')));
   app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
-  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, () => checkLedger(db)));
+  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
   const spec = validatorSpec();
   const operations = indexOperations(spec);

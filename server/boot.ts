@@ -12,6 +12,7 @@ import { loadMasterKey } from './keys/master-key.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
 import { sealValuesStoredInClear } from './startup.ts';
+import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
 export interface Booted {
   handle: DatabaseHandle;
@@ -32,6 +33,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       keys: new Keyring(master.key),
       log,
       settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      walletProofs: sandboxProofs,
       wakeJobs: () => wake(),
     };
     await unitOfWork(runtime, handle.db, async (ctx) => {

@@ -7,6 +7,7 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
 import type { Principal } from './shared/principal.ts';
+import type { WalletProofs } from './wallet-auth/wallet-proofs.ts';
 
 export interface Settings {
   /** Whether webhooks may go to loopback and private addresses (the local sandbox: yes; production: no). */
@@ -18,6 +19,8 @@ export interface Runtime {
   keys: Keyring;
   log: Logger;
   settings: Settings;
+  /** Checks the proofs of Embedded Wallet credentials and signatures (the sandbox's magic values). */
+  walletProofs: WalletProofs;
   /** Asks the job runner to look for due jobs now rather than at its next poll. */
   wakeJobs(): void;
 }

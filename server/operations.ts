@@ -17,13 +17,13 @@ import { sandboxHandlers } from './sandbox/sandbox.handlers.ts';
 import { tokenHandlers } from './tokens/tokens.handlers.ts';
 import { transactionHandlers } from './transactions/transactions.handlers.ts';
 import { verificationHandlers } from './verifications/verifications.handlers.ts';
+import { walletAuthHandlers } from './wallet-auth/wallet-auth.handlers.ts';
 import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
-/** Operations of the contract that later issues build (quotes and FX, wallets, agents). */
+/** Operations of the contract that later issues build (agents, and the approvals of their actions). */
 const notBuiltYet = [
   'approveTransaction', 'rejectTransaction', 
-  'createAuthCredential', 'listAuthCredentials', 'revokeAuthCredential', 'challengeAuthCredential', 'verifyAuthCredential',
-  'listAuthSessions', 'revokeAuthSession', 'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
+  'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
   'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
   'approveAgentAction', 'rejectAgentAction', 'getCurrentAgent', 'listCurrentAgentInternalAccounts',
   'listCurrentAgentExternalAccounts', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'getCurrentAgentQuote',
@@ -50,5 +50,6 @@ export const handlers: OperationHandlers = joinAreas(
   discoveryHandlers,
   quoteHandlers,
   invitationHandlers,
+  walletAuthHandlers,
   pending,
 );

@@ -2,10 +2,8 @@
 // with receiver lookups. Every rule read back through the API: amounts to the minor unit, the
 // balances of both ends, the quote's transaction. Outcomes due after minutes (suffix 003, expiry)
 // need the clock moved: ../server/quote-outcomes.test.ts.
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
-import { api, describeServer, errorOf, idempotencyKey, isMock, itPostgres, itServer, raw } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { balanceOf, createExternalAccount, createIndividualCustomer, customerInternalAccount, customerWithExternalAccount, fund, getTransaction, transactionInStatus } from '../support/factories.ts';
 import { createQuote, executeQuote, getQuote, ok, postQuote, type Quote, quoteInStatus, sandboxSend, umaLookup } from '../support/quotes.ts';
@@ -346,47 +344,5 @@ describeServer('real-time funding and POST /sandbox/send', () => {
     });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe('IMMEDIATE_EXECUTION_NOT_SUPPORTED');
-  });
-});
-
-// The server opens no Embedded Wallet accounts until the wallet issue; the rules of quotes from one
-// are checked on an account written into the PostgreSQL target's database directly.
-describe('quotes from an Embedded Wallet', () => {
-  async function wallet(customerId: string, platformId: string): Promise<string> {
-    const id = `InternalAccount:${randomUUID()}`;
-    const db = new pg.Client({ connectionString: inject('databaseUrl') });
-    await db.connect();
-    try {
-      await db.query(
-        `insert into internal_accounts (id, platform_id, customer_id, type, status, currency, private_enabled, created_at, updated_at)
-         values ($1, $2, $3, 'EMBEDDED_WALLET', 'ACTIVE', 'USD', false, now(), now())`,
-        [id, platformId, customerId],
-      );
-    } finally {
-      await db.end();
-    }
-    return id;
-  }
-
-  itPostgres('immediatelyExecute is refused; execution needs Service-Wallet-Signature over payloadToSign', async () => {
-    const { customer, eur } = await usdEurCustomer(0);
-    const platformId = (await api.GET('/config')).data?.id ?? '';
-    const source = await wallet(customer.id, platformId);
-    await fund(source, 10_000);
-    const body = toEur(source, eur.id, 1_000);
-    const immediate = await postQuote({ ...body, immediatelyExecute: true });
-    expect(immediate.status).toBe(400);
-    expect((await errorOf(immediate)).code).toBe('IMMEDIATE_EXECUTION_NOT_SUPPORTED');
-    const quote = await createQuote(body);
-    expect(JSON.parse(quote.payloadToSign ?? '{}')).toEqual({ quoteId: quote.id, operation: 'executeQuote', accountId: source, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
-    const unsigned = await executeQuote(quote.id);
-    expect(unsigned.status).toBe(401);
-    expect((await errorOf(unsigned)).reason).toBe('Missing Service-Wallet-Signature');
-    const wrong = await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'not-the-signature' });
-    expect((await errorOf(wrong)).reason).toBe('Invalid Service-Wallet-Signature');
-    expect(await balanceOf(source)).toBe(10_000);
-    const signed = await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' });
-    expect(signed.status).toBe(200);
-    expect(await balanceOf(source)).toBe(9_000);
   });
 });

@@ -18,6 +18,7 @@ import { addMs, ShiftableClock } from '../../server/shared/clock.ts';
 import { Keyring } from '../../server/shared/keyring.ts';
 import { target } from '../support/api.ts';
 import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
+import { sandboxProofs } from '../../server/wallet-auth/sandbox-proofs.ts';
 
 const runsOn = target === 'pglite' || target === 'postgres';
 let handle: DatabaseHandle;
@@ -47,6 +48,7 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   keys: new Keyring(Keyring.generateMasterKey()),
   log: pino({ level: 'silent' }),
   settings: { allowPrivateWebhookTargets: true },
+  walletProofs: sandboxProofs,
   wakeJobs: () => {},
 });
 

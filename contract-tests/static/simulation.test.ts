@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { sandboxNameCheck } from '../../server/external-accounts/account-info.ts';
 import { BENEFICIARY_NAME_CHECK, beneficiaryNameCheck } from '../../server/simulation/beneficiary-name-check.ts';
-import { checkMagicValue, checkOidcTokenOnCreate, SANDBOX_MAGIC_VALUES, type MagicValueField } from '../../server/simulation/embedded-wallet.ts';
+import { checkMagicValue, SANDBOX_MAGIC_VALUES, type MagicValueField } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES, kybOutcome } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES, kycOutcome } from '../../server/simulation/kyc.ts';
 import { QUOTE_OUTCOMES, quoteOutcome, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
@@ -305,14 +305,6 @@ describe('embedded-wallet', () => {
   });
 
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20ifQ.c2ln';
-  it('creating an OAUTH credential accepts a JWT-shaped token or the magic value', () => {
-    expect(checkOidcTokenOnCreate(jwt)).toEqual({ ok: true });
-    expect(checkOidcTokenOnCreate('eyJh.eyJp.')).toEqual({ ok: true }); // an empty signature part is JWT-shaped
-    expect(checkOidcTokenOnCreate('sandbox-valid-oidc-token')).toEqual({ ok: true });
-    expect(checkOidcTokenOnCreate('not-a-jwt')).toEqual({ ok: false, httpStatus: 401, code: 'UNAUTHORIZED', reason: 'Invalid OIDC token' });
-    expect(checkOidcTokenOnCreate('a.b')).toMatchObject({ ok: false });
-  });
-
   it('verifying an OAUTH credential accepts only the magic value', () => {
     expect(checkMagicValue('oidcToken', jwt)).toMatchObject({ ok: false, reason: 'Invalid OIDC token' });
   });

@@ -98,10 +98,10 @@ export async function customerInternalAccounts(customerId: string): Promise<Sche
   return page.data;
 }
 
-/** The customer's internal account in that currency. */
+/** The customer's internal account in that currency (held by the service, not an Embedded Wallet). */
 export async function customerInternalAccount(customerId: string, currency: string): Promise<Schemas['InternalAccount']> {
-  const page = await expectStatus('GET /customers/internal-accounts', 200, api.GET('/customers/internal-accounts', { params: { query: { customerId, currency } } }));
-  const account = page.data[0];
+  const page = await expectStatus('GET /customers/internal-accounts', 200, api.GET('/customers/internal-accounts', { params: { query: { customerId, currency, limit: 100 } } }));
+  const account = page.data.find((a) => a.type !== 'EMBEDDED_WALLET');
   if (account === undefined) throw new Error(`customer ${customerId} has no ${currency} internal account`);
   return account;
 }

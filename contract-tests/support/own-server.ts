@@ -1,7 +1,10 @@
 // A server of a test file's own, for tests that move its clock or change its configuration (which
 // would disturb the other files' tests on the shared target): started before the file's tests of
 // the calling `describe`, stopped after them, with a contract-checked client and its credentials.
-import { afterAll, beforeAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { target } from './api.ts';
+import { adminUrlOf, createDatabase } from './postgres-database.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 import { checkedClientOf } from './factories.ts';
 import { newCredentials, startServer, type ServerProcess } from './server-process.ts';
@@ -12,16 +15,41 @@ export interface OwnServer {
   readonly token: { clientId: string; clientSecret: string };
 }
 
-/** Call inside a `describe`: the returned object is filled in by its `beforeAll`. */
-export function ownServer(): OwnServer {
+/**
+ * Call inside a `describe`: the returned object is filled in by its `beforeAll`. The server runs on
+ * PGlite, or, with `onTargetDatabase` on the PostgreSQL target, on a fresh PostgreSQL database
+ * of its own (`databaseUrl`, for a second process to share).
+ */
+export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServer & { databaseUrl: string | undefined; startAnother(): Promise<ServerProcess> } {
   const token = newCredentials();
-  const own = { token } as { server: ServerProcess; via: PaymentsClient; token: typeof token };
+  const env: NodeJS.ProcessEnv = { PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret };
+  const others: ServerProcess[] = [];
+  let drop: (() => Promise<void>) | undefined;
+  const own = {
+    token,
+    databaseUrl: undefined as string | undefined,
+    /** Another process on the same PostgreSQL database, master key and credentials. */
+    async startAnother() {
+      if (own.databaseUrl === undefined) throw new Error('a second process needs the PostgreSQL target');
+      const other = await startServer(env);
+      others.push(other);
+      return other;
+    },
+  } as OwnServer & { databaseUrl: string | undefined; startAnother(): Promise<ServerProcess> };
   beforeAll(async () => {
-    own.server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
-    own.via = checkedClientOf(own.server.baseUrl, token);
+    if (options.onTargetDatabase === true && target === 'postgres') {
+      const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'own');
+      own.databaseUrl = database.url;
+      drop = database.drop;
+      Object.assign(env, { DATABASE_URL: database.url, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+    }
+    (own as { server: ServerProcess }).server = await startServer(env);
+    (own as { via: PaymentsClient }).via = checkedClientOf(own.server.baseUrl, token);
   }, 120_000);
   afterAll(async () => {
-    await own.server?.stop();
+    // Processes stop before their database is dropped.
+    await Promise.all([own.server, ...others].map((s) => s?.stop()));
+    await drop?.();
   });
   return own;
 }

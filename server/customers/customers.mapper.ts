@@ -14,6 +14,7 @@ export function toCustomer(row: CustomerRow): Customer {
     platformCustomerId: row.platform_customer_id,
     region: row.region ?? undefined,
     currencies: row.currencies,
+    embeddedWalletCurrencies: row.embedded_wallet_currencies,
     email: row.email ?? undefined,
     phoneNumber: row.phone_number ?? undefined,
     umaAddress: row.uma_address,

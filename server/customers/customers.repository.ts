@@ -8,7 +8,7 @@ import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type CustomerRow = Selectable<CustomerTable>;
 export type NewCustomerRow = Omit<Insertable<CustomerTable>, 'is_deleted' | 'profile'> & { profile: IndividualProfile | BusinessProfile };
-export type CustomerChanges = Partial<Pick<CustomerRow, 'currencies' | 'email' | 'phone_number' | 'uma_address' | 'identifier'>> & {
+export type CustomerChanges = Partial<Pick<CustomerRow, 'currencies' | 'embedded_wallet_currencies' | 'email' | 'phone_number' | 'uma_address' | 'identifier'>> & {
   profile?: IndividualProfile | BusinessProfile;
 };
 

@@ -75,9 +75,17 @@ const individualFields = (body: Partial<Record<(typeof INDIVIDUAL_FIELDS)[number
   compact(Object.fromEntries(INDIVIDUAL_FIELDS.map((field) => [field, body[field]]))) as IndividualProfile;
 
 /** Currencies must be ones the service can hold: each gets an internal account. */
-function checkCurrencies(currencies: readonly string[]): void {
+function checkCurrencies(currencies: readonly string[], field = '/currencies'): void {
   const index = currencies.findIndex((code) => !isKnownCurrency(code));
-  if (index >= 0) throw invalidField(`/currencies/${index}`, `${currencies[index]} is not a currency the service supports.`, 'enum');
+  if (index >= 0) throw invalidField(`${field}/${index}`, `${currencies[index]} is not a currency the service supports.`, 'enum');
+}
+
+/** The currencies a new list adds to the held ones; a list that drops one is refused. */
+function addedCurrencies(held: readonly string[], next: readonly string[], field: string, what: string): string[] {
+  const dropped = held.filter((code) => !next.includes(code));
+  if (dropped.length > 0) throw invalidField(field, `The list must keep every currency ${what}; missing: ${dropped.join(', ')}.`);
+  checkCurrencies(next, field);
+  return next.filter((code) => !held.includes(code));
 }
 
 /** Maps a violated unique constraint to its documented 409; anything else is rethrown as it is. */
@@ -99,6 +107,8 @@ async function writeOrConflict<T>(write: () => Promise<T>): Promise<T> {
 export async function createCustomer(ctx: PlatformContext, body: Schemas['CustomerCreateRequest']): Promise<Customer> {
   const currencies = [...new Set(body.currencies ?? ['USD'])];
   checkCurrencies(currencies);
+  const walletCurrencies = [...new Set(body.embeddedWalletCurrencies ?? [])];
+  checkCurrencies(walletCurrencies, '/embeddedWalletCurrencies');
   const id = newId('Customer');
   const at = ctx.clock.now();
   const business = body.customerType === 'BUSINESS';
@@ -115,6 +125,7 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
       customer_type: body.customerType,
       region: body.region ?? null,
       currencies,
+      embedded_wallet_currencies: walletCurrencies,
       email: body.email ?? null,
       phone_number: body.phoneNumber ?? null,
       uma_address: umaAddress,
@@ -127,6 +138,7 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
     }),
   );
   await openInternalAccounts(ctx, id, currencies);
+  await openInternalAccounts(ctx, id, walletCurrencies, 'EMBEDDED_WALLET');
   return toCustomer(row);
 }
 
@@ -145,12 +157,14 @@ export async function updateCustomer(ctx: PlatformContext, customerId: string, b
   }
   const changes: CustomerChanges = {};
   let added: string[] = [];
+  let addedWallets: string[] = [];
   if (body.currencies !== undefined) {
-    const dropped = row.currencies.filter((code) => !body.currencies?.includes(code));
-    if (dropped.length > 0) throw invalidField('/currencies', `The list must keep every currency the customer holds; missing: ${dropped.join(', ')}.`);
-    checkCurrencies(body.currencies);
-    added = body.currencies.filter((code) => !row.currencies.includes(code));
+    added = addedCurrencies(row.currencies, body.currencies, '/currencies', 'the customer holds');
     changes.currencies = body.currencies;
+  }
+  if (body.embeddedWalletCurrencies !== undefined) {
+    addedWallets = addedCurrencies(row.embedded_wallet_currencies, body.embeddedWalletCurrencies, '/embeddedWalletCurrencies', 'in which the customer has a wallet');
+    changes.embedded_wallet_currencies = body.embeddedWalletCurrencies;
   }
   if (body.email !== undefined) changes.email = body.email;
   if (body.phoneNumber !== undefined) changes.phone_number = body.phoneNumber;
@@ -164,6 +178,7 @@ export async function updateCustomer(ctx: PlatformContext, customerId: string, b
   }
   const updated = await writeOrConflict(() => updateCustomerRow(ctx.db, row.id, changes, ctx.clock.now()));
   await openInternalAccounts(ctx, row.id, added);
+  await openInternalAccounts(ctx, row.id, addedWallets, 'EMBEDDED_WALLET');
   return toCustomer(updated);
 }
 

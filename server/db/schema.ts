@@ -80,6 +80,7 @@ export interface CustomerTable {
   customer_type: Schemas['CustomerType'];
   region: string | null;
   currencies: string[];
+  embedded_wallet_currencies: Generated<string[]>;
   email: string | null;
   phone_number: string | null;
   uma_address: string;
@@ -336,6 +337,72 @@ export interface InvitationTable {
   updated_at: Timestamp;
 }
 
+export interface WalletCredentialTable {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  type: Schemas['AuthMethodType'];
+  nickname: string;
+  /** OAUTH: the identity registered (`iss`, `sub` of the OIDC token). */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  /** PASSKEY: the WebAuthn credential id and transports of the registration. */
+  passkey_credential_id: string | null;
+  passkey_transports: string[] | null;
+  /** EMAIL_OTP: the pending code, hashed, and when it was sent. */
+  otp_hash: string | null;
+  otp_sent_at: Timestamp | null;
+  last_challenge_at: Timestamp | null;
+  verify_failures: Generated<number>;
+  verify_window_started_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface WalletSessionTable {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  credential_id: string;
+  client_public_key: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** A single-use signing request: a signed retry's challenge, a wallet quote's, or a passkey challenge. */
+export interface WalletRequestTable {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  operation: string;
+  /** What the request acts on: the wallet, a credential, a session or a quote. */
+  target_id: string;
+  body_sha256: string | null;
+  /** `payloadToSign`, or the hex challenge of a passkey challenge. */
+  payload: string;
+  signer_type: Schemas['AuthMethodType'];
+  /** A session of this credential may not sign (revoking the credential). */
+  excluded_credential_id: string | null;
+  /** Passkey challenges: the key the session will be sealed to. */
+  client_public_key: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by_session_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface WalletEmailTable {
+  id: string;
+  platform_id: string;
+  credential_id: string;
+  to_address: string;
+  subject: string;
+  text: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -354,6 +421,10 @@ export interface Database {
   receiver_lookups: ReceiverLookupTable;
   quotes: QuoteTable;
   invitations: InvitationTable;
+  wallet_credentials: WalletCredentialTable;
+  wallet_sessions: WalletSessionTable;
+  wallet_requests: WalletRequestTable;
+  wallet_emails: WalletEmailTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

@@ -38,8 +38,9 @@ export type Handler<K extends OperationId> = (req: OperationRequest<K>, ctx: Req
 const outsideTransaction = new WeakSet<object>();
 
 /**
- * Marks a handler that must not run inside a database transaction because it waits on the
- * network (the sandbox test webhook): it gets the plain database handle and reads only.
+ * Marks a handler that must not run inside the request's database transaction: it waits on the
+ * network (the sandbox test webhook), or must commit something even when it fails (a wrong wallet
+ * proof is counted). It gets the plain database handle and opens its own units of work.
  */
 export function withoutTransaction<K extends OperationId>(handler: Handler<K>): Handler<K> {
   outsideTransaction.add(handler);

@@ -1,6 +1,7 @@
 // Controls for the test suite, mounted only when NODE_ENV=test (config.testControls): moving the
 // server's clock forward (a sandbox outcome due in six minutes is tested in seconds), the ledger's
-// consistency check on the server's own database (PGlite allows one process), and two fault hooks
+// consistency check on the server's own database (PGlite allows one process), the sandbox's outbox
+// of one-time-code e-mails (no real mail is sent), and two fault hooks
 // on request headers (hold the handler's transaction open; fail after the handler ran).
 import express, { type Router } from 'express';
 import type { LedgerReport } from '../ledger/ledger-check.ts';
@@ -8,7 +9,14 @@ import type { ShiftableClock } from '../shared/clock.ts';
 
 export const TEST_CONTROL_PATH = '/__test';
 
-export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, checkLedger: () => Promise<LedgerReport>): Router {
+/** What the test controls read from the server's own database. */
+export interface TestReads {
+  checkLedger(): Promise<LedgerReport>;
+  /** The one-time-code e-mails the sandbox "sent" for an Embedded Wallet credential. */
+  walletEmails(credentialId: string): Promise<unknown[]>;
+}
+
+export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, reads: TestReads): Router {
   const router = express.Router();
   router.use(express.json());
   router.get('/clock', (_req, res) => {
@@ -25,7 +33,10 @@ export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, c
     res.json({ now: clock.now().toISOString(), offsetMs: clock.offset });
   });
   router.get('/ledger/check', (_req, res, next) => {
-    checkLedger().then((report) => res.json(report), next);
+    reads.checkLedger().then((report) => res.json(report), next);
+  });
+  router.get('/wallet-emails/:credentialId', (req, res, next) => {
+    reads.walletEmails(req.params.credentialId).then((emails) => res.json({ data: emails }), next);
   });
   return router;
 }

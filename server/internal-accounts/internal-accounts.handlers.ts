@@ -1,7 +1,8 @@
-// Internal accounts: list the customers' and the platform's, get one. Update and export of
-// Embedded Wallets need wallet sessions and come with that issue.
-import { notImplemented, type AreaHandlers } from '../http/handler-types.ts';
-import { getInternalAccount, listCustomerInternalAccounts, listPlatformInternalAccounts } from './internal-accounts.service.ts';
+// Internal accounts: list the customers' and the platform's, get one; change or export an
+// Embedded Wallet with its owner's signature.
+import type { AreaHandlers } from '../http/handler-types.ts';
+import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { exportEmbeddedWallet, getInternalAccount, listCustomerInternalAccounts, listPlatformInternalAccounts, updateEmbeddedWallet } from './internal-accounts.service.ts';
 
 export const internalAccountHandlers: AreaHandlers<
   'listCustomerInternalAccounts' | 'listPlatformInternalAccounts' | 'getInternalAccount' | 'updateInternalAccount' | 'exportInternalAccount'
@@ -9,6 +10,6 @@ export const internalAccountHandlers: AreaHandlers<
   listCustomerInternalAccounts: async (req, ctx) => ({ status: 200, body: await listCustomerInternalAccounts(ctx, req.query) }),
   listPlatformInternalAccounts: async (req, ctx) => ({ status: 200, body: await listPlatformInternalAccounts(ctx, req.query) }),
   getInternalAccount: async (req, ctx) => ({ status: 200, body: await getInternalAccount(ctx, req.path.accountId) }),
-  updateInternalAccount: notImplemented,
-  exportInternalAccount: notImplemented,
+  updateInternalAccount: async (req, ctx) => updateEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
+  exportInternalAccount: async (req, ctx) => exportEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
 };

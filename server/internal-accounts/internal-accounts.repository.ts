@@ -49,3 +49,12 @@ export async function findPrimaryInternalAccount(db: Db, platformId: string, cus
 export async function findInternalAccount(db: Db, platformId: string, id: string): Promise<InternalAccountRow | undefined> {
   return db.selectFrom('internal_accounts').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
+
+/** The account, locked (as the ledger locks it) until the end of the transaction: its wallet's credentials change one at a time. */
+export async function lockInternalAccount(db: Db, platformId: string, id: string): Promise<InternalAccountRow | undefined> {
+  return db.selectFrom('internal_accounts').selectAll().where('platform_id', '=', platformId).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+export async function updatePrivacy(db: Db, id: string, privateEnabled: boolean, at: Date): Promise<InternalAccountRow> {
+  return db.updateTable('internal_accounts').set({ private_enabled: privateEnabled, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}

@@ -8,11 +8,11 @@ import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { moveTransaction, openTransaction, type Opening } from '../ledger/ledger.service.ts';
-import { badRequest, conflict, invalidField, notFound, unauthorized } from '../shared/errors.ts';
-import { checkMagicValue } from '../simulation/embedded-wallet.ts';
+import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { toTransaction } from '../transactions/transactions.mapper.ts';
 import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
 import { scheduleNextChange } from '../transactions/transfers.service.ts';
+import { requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { planPayment, type PlannedDestination } from './payment-plan.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { closeQuote, findQuoteForUpdate, type QuoteRow } from './quotes.repository.ts';
@@ -42,15 +42,14 @@ async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<QuoteRo
 }
 
 /** Executes a quote the caller has locked (or just created) from its internal-account source. */
-export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, signature: string | undefined): Promise<void> {
+export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, headers: SignatureHeaders | undefined): Promise<void> {
   checkOpen(ctx, quote);
   if (quote.source_account_id === null) throw badRequest('INVALID_INPUT', 'Real-time-funded quotes execute when their funds arrive (POST /sandbox/send in the sandbox), not with this call.');
   const account = await requireInternalAccount(ctx, quote.source_account_id);
   if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; it cannot pay.`, { accountId: account.id });
   if (account.type === 'EMBEDDED_WALLET') {
-    if (signature === undefined) throw unauthorized('Missing Service-Wallet-Signature');
-    const check = checkMagicValue('Service-Wallet-Signature', signature);
-    if (!check.ok) throw unauthorized(check.reason);
+    // The quote's signing request is used up with the execution, or not at all when it rolls back.
+    await requireIssuedSignature(ctx, { wallet: account, operation: 'executeQuote', target: { field: 'quoteId', id: quote.id } }, headers ?? { signature: undefined, requestId: undefined });
   }
   // The quote stays PENDING (everything rolls back), so it can be executed after funding.
   if (account.balance < quote.total_sending_amount) {
@@ -63,8 +62,8 @@ export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, si
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
 }
 
-export async function executeQuote(ctx: PlatformContext, quoteId: string, signature: string | undefined): Promise<void> {
-  await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), signature);
+export async function executeQuote(ctx: PlatformContext, quoteId: string, headers: SignatureHeaders): Promise<void> {
+  await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), headers);
 }
 
 /** The quote's waiting transaction, locked; a real-time-funded quote always has one. */

@@ -24,6 +24,8 @@ import { newReference } from '../transactions/transfers.service.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
 import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
 import { executeOpenQuote } from './quote-execution.ts';
+import { issueSigningRequest } from '../wallet-auth/signed-retry.service.ts';
+import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { expireQuoteJob } from './quotes.jobs.ts';
 import { toQuote } from './quotes.mapper.ts';
@@ -43,7 +45,8 @@ interface Source {
   currency: string;
   /** The internal account debited at execution; null for real-time funding. */
   accountId: string | null;
-  embeddedWallet: boolean;
+  /** The source account when it is an Embedded Wallet: execution needs its owner's signature. */
+  wallet: InternalAccountRow | null;
 }
 
 interface Destination {
@@ -61,7 +64,7 @@ async function resolveSource(ctx: PlatformContext, source: SourceIn): Promise<So
   if (source.sourceType === 'REALTIME_FUNDING') {
     if (!hasRate(source.currency)) throw invalidField('/source/currency', `${source.currency} is not a currency the sandbox can convert.`, 'enum');
     if (source.customerId !== undefined) await requireCustomer(ctx, source.customerId);
-    return { shown: source, customerId: source.customerId ?? null, currency: source.currency, accountId: null, embeddedWallet: false };
+    return { shown: source, customerId: source.customerId ?? null, currency: source.currency, accountId: null, wallet: null };
   }
   if (source.accountId.startsWith('ExternalAccount:')) {
     throw invalidField('/source/accountId', 'The sandbox cannot pull from external accounts for a quote: move the funds in with POST /transfer-in first, then quote from the internal account.');
@@ -82,7 +85,7 @@ async function resolveSource(ctx: PlatformContext, source: SourceIn): Promise<So
     customerId,
     currency: account.currency,
     accountId: account.id,
-    embeddedWallet: account.type === 'EMBEDDED_WALLET',
+    wallet: account.type === 'EMBEDDED_WALLET' ? account : null,
   };
 }
 
@@ -176,10 +179,10 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
   const sourceIn = body.source;
   const destinationIn = body.destination;
   const source = await resolveSource(ctx, sourceIn);
-  if (body.immediatelyExecute === true && (source.accountId === null || source.embeddedWallet)) {
+  if (body.immediatelyExecute === true && (source.accountId === null || source.wallet !== null)) {
     throw badRequest(
       'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
-      source.embeddedWallet
+      source.wallet !== null
         ? 'Embedded Wallet sources need a wallet signature: create the quote without immediatelyExecute, then execute it with Service-Wallet-Signature.'
         : 'Real-time-funded quotes execute when their funds arrive: create the quote without immediatelyExecute and follow its paymentInstructions.',
     );
@@ -206,11 +209,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     ...(source.accountId === null
       ? { paymentInstructions: quotePaymentInstructions({ id, customerId: source.customerId, currency: source.currency, amount: price.totalSendingAmount, reference, expiresAt: iso(expiresAt) }) }
       : {}),
-    ...(source.embeddedWallet
-      ? {
-          payloadToSign: JSON.stringify({ quoteId: id, operation: 'executeQuote', accountId: source.accountId, totalSendingAmount: price.totalSendingAmount, sendingCurrency: source.currency }),
-        }
-      : {}),
+    ...(source.wallet === null ? {} : { payloadToSign: await walletSigningPayload(ctx, source.wallet, id, price.totalSendingAmount, expiresAt) }),
     ...(destination.counterpartyInformation === undefined ? {} : { counterpartyInformation: destination.counterpartyInformation }),
     ...(body.description === undefined ? {} : { description: body.description }),
     ...(body.purposeOfPayment === undefined ? {} : { purposeOfPayment: body.purposeOfPayment }),
@@ -238,6 +237,12 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
   if (source.accountId === null) row = await openFundingWait(ctx, row);
   if (body.immediatelyExecute === true) await executeOpenQuote(ctx, row, undefined);
   return getQuote(ctx, id);
+}
+
+/** The signing request of a quote from an Embedded Wallet: one signature executes it, until it expires. */
+async function walletSigningPayload(ctx: PlatformContext, wallet: InternalAccountRow, quoteId: string, totalSendingAmount: number, expiresAt: Date): Promise<string> {
+  const action = { wallet, operation: 'executeQuote', target: { field: 'quoteId', id: quoteId }, shown: { totalSendingAmount, sendingCurrency: wallet.currency } } as const;
+  return (await issueSigningRequest(ctx, action, expiresAt)).payload;
 }
 
 /** A real-time-funded quote's transaction exists from the start, PENDING until its funds arrive. */

@@ -45,6 +45,9 @@ export const invalidField = (field: string, message: string, constraint?: string
   invalidFields([{ field, message, ...(constraint === undefined ? {} : { constraint }) }], message);
 export const unauthorized = (reason: string, code: Schemas['Error401']['code'] = 'UNAUTHORIZED', scheme = 'Basic') =>
   new ApiError(401, code, 'Authentication failed.', undefined, { reason, headers: { 'WWW-Authenticate': `${scheme} realm="payments"` } });
+/** A wrong proof (OTP, OIDC token, passkey): `reason` is the fixed label, `message` says what was wrong. */
+export const proofRejected = (reason: string, message: string) =>
+  new ApiError(401, 'UNAUTHORIZED', message, undefined, { reason, headers: { 'WWW-Authenticate': 'Basic realm="payments"' } });
 export const forbidden = (code: Schemas['Error403']['code'], message: string) => new ApiError(403, code, message);
 export const notFound = (code: Schemas['Error404']['code'], message: string) => new ApiError(404, code, message);
 export const conflict = (code: Schemas['Error409']['code'], message: string, details?: Record<string, unknown>) => new ApiError(409, code, message, details);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 export type IdType =
   | 'Customer' | 'InternalAccount' | 'ExternalAccount' | 'Quote' | 'Transaction' | 'BeneficialOwner'
   | 'Token' | 'Agent' | 'AgentAction' | 'Lookup' | 'Document' | 'Verification' | 'PlatformConfig'
-  | 'AuthMethod' | 'Session' | 'Request' | 'Event' | 'Job' | 'Movement';
+  | 'AuthMethod' | 'Session' | 'Request' | 'Event' | 'Job' | 'Movement' | 'Email';
 
 export const newId = (type: IdType): string => `${type}:${randomUUID()}`;
 

@@ -11,7 +11,7 @@ export const SANDBOX_MAGIC_VALUES = {
   otp: { value: '000000', failureReason: 'Invalid OTP code' },
   /** `assertion.signature` of `POST /auth/credentials/{credentialId}/verify` (`PASSKEY`). */
   'assertion.signature': { value: 'sandbox-valid-passkey-signature', failureReason: 'Invalid passkey signature' },
-  /** `oidcToken` of `POST /auth/credentials/{credentialId}/verify` (`OAUTH`); see `checkOidcTokenOnCreate`. */
+  /** `oidcToken` of `POST /auth/credentials/{credentialId}/verify` (`OAUTH`); creation takes a real JWT. */
   oidcToken: { value: 'sandbox-valid-oidc-token', failureReason: 'Invalid OIDC token' },
   /** Header of every signed retry, and of quote execution from an `EMBEDDED_WALLET` source. */
   'Service-Wallet-Signature': { value: 'sandbox-valid-signature', failureReason: 'Invalid Service-Wallet-Signature' },
@@ -33,15 +33,4 @@ const failure = (field: MagicValueField): MagicValueCheck => ({
 /** Whether `value` is the sandbox's accepted value for `field`. */
 export function checkMagicValue(field: MagicValueField, value: string): MagicValueCheck {
   return value === SANDBOX_MAGIC_VALUES[field].value ? { ok: true } : failure(field);
-}
-
-/** The shape of a JWT (three base64url parts), as the `oidcToken` schema pattern has it. */
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-
-/**
- * `oidcToken` of `POST /auth/credentials` (`OAUTH`): the sandbox accepts the magic value and, without
- * checking issuer, signature or age, any JWT-shaped token (its `email` claim names the credential).
- */
-export function checkOidcTokenOnCreate(token: string): MagicValueCheck {
-  return JWT_SHAPE.test(token) ? { ok: true } : checkMagicValue('oidcToken', token);
 }

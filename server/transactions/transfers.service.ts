@@ -108,6 +108,10 @@ export async function createTransferIn(ctx: PlatformContext, body: Schemas['Tran
 
 export async function createTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest']): Promise<Transaction> {
   const internal = await requireInternalAccount(ctx, body.source.accountId);
+  if (internal.type === 'EMBEDDED_WALLET') {
+    // Self-custodial: the owner signs every payment out, which only a quote's execution carries.
+    throw invalidField('/source/accountId', 'An Embedded Wallet pays out through a quote its owner signs: POST /quotes, then POST /quotes/{quoteId}/execute with Service-Wallet-Signature.');
+  }
   const external = await requireExternalAccount(ctx, body.destination.accountId);
   checkPair(internal, external);
   const rail = body.destination.paymentRail ?? defaultRail(external.account_type);

@@ -8,6 +8,7 @@ import * as ledger from './0004_ledger.ts';
 import * as quotes from './0005_quotes.ts';
 import * as platformFees from './0006_platform_fees.ts';
 import * as invitations from './0007_invitations.ts';
+import * as embeddedWallets from './0008_embedded_wallets.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_quotes': quotes,
   '0006_platform_fees': platformFees,
   '0007_invitations': invitations,
+  '0008_embedded_wallets': embeddedWallets,
 };

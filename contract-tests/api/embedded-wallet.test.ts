@@ -1,0 +1,362 @@
+// Embedded Wallets on the shared target: how wallets are opened and named, credentials (first one
+// at once, further ones by signed retry, one per type, the last one kept), the proofs of each
+// type with the sandbox's magic values, sessions, and the one signed-retry mechanism behind every
+// wallet action (credentials, sessions, settings, export, quote execution). Rules that need the
+// clock to move are in server/embedded-wallet-time.test.ts.
+import { describe, expect } from 'vitest';
+import { api, baseUrl, describeServer, errorOf, isMock, itServer } from '../support/api.ts';
+import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
+import {
+  CLIENT_KEY,
+  oidcToken,
+  otpProof,
+  passkeyAssertion,
+  passkeyBody,
+  signed,
+  wallets as w,
+  type AuthMethod,
+  type AuthSession,
+  type SignedRetryChallenge,
+} from '../support/wallets.ts';
+
+const uuidOf = (id: string) => id.slice(id.indexOf(':') + 1);
+/** The shared server's clock (tests may have moved it), for the age of OIDC tokens. */
+const serverNow = async (): Promise<number> => {
+  const res = await fetch(`${new URL(baseUrl).origin}/__test/clock`);
+  return Date.parse(((await res.json()) as { now: string }).now);
+};
+const freshToken = async (claims: Record<string, unknown> = {}) =>
+  oidcToken({ iss: 'https://accounts.google.com', sub: '109876543210', email: 'jane.doe@example.com', iat: Math.floor((await serverNow()) / 1000), ...claims });
+
+const reasonOf = async (res: Response) => {
+  const body = await errorOf(res);
+  return { status: res.status, code: body.code, reason: body.reason };
+};
+
+describeServer('opening and naming Embedded Wallets', () => {
+  itServer('embeddedWalletCurrencies opens one EMBEDDED_WALLET account per currency; an update adds, never drops', async () => {
+    const customer = await ok<{ id: string; embeddedWalletCurrencies: string[] }>(
+      w.call('POST', '/customers', { customerType: 'INDIVIDUAL', currencies: ['USD'], embeddedWalletCurrencies: ['USD', 'EUR'] }),
+      201,
+    );
+    expect(customer.embeddedWalletCurrencies).toEqual(['USD', 'EUR']);
+    const list = async () =>
+      (await ok<{ data: { type: string; currency?: unknown; balance: { currency: { code: string } }; privateEnabled?: boolean }[] }>(w.call('GET', `/customers/internal-accounts?customerId=${customer.id}&type=EMBEDDED_WALLET`))).data;
+    const opened = await list();
+    expect(opened.map((a) => a.balance.currency.code).sort()).toEqual(['EUR', 'USD']);
+    expect(opened.every((a) => a.type === 'EMBEDDED_WALLET' && a.privateEnabled === false)).toBe(true);
+    // The held USD account is still there, apart from the wallet.
+    expect((await customerInternalAccount(customer.id, 'USD')).id).toBeDefined();
+
+    const patch = (embeddedWalletCurrencies: string[]) => w.call('PATCH', `/customers/${customer.id}`, { customerType: 'INDIVIDUAL', embeddedWalletCurrencies });
+    expect((await ok<{ embeddedWalletCurrencies: string[] }>(patch(['USD', 'EUR', 'BTC']))).embeddedWalletCurrencies).toEqual(['USD', 'EUR', 'BTC']);
+    expect((await list()).length).toBe(3);
+    const dropped = await patch(['USD']);
+    expect(dropped.status).toBe(400);
+    expect((await errorOf(dropped)).details?.errors?.[0]?.field).toBe('/embeddedWalletCurrencies');
+    const unknown = await w.call('POST', '/customers', { customerType: 'INDIVIDUAL', embeddedWalletCurrencies: ['XXX'] });
+    expect(unknown.status).toBe(400);
+  });
+
+  itServer('EmbeddedWallet:<uuid> names the same wallet on input; answers use InternalAccount:', async () => {
+    const { customerId, walletId } = await w.newWallet();
+    const alias = `EmbeddedWallet:${uuidOf(walletId)}`;
+    const account = await ok<{ id: string }>(w.getAccount(alias));
+    expect(account.id).toBe(walletId);
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: alias, email: 'jane@example.com' }), 201);
+    expect(credential.accountId).toBe(walletId);
+    expect((await w.listCredentials(alias)).data.map((c) => c.id)).toEqual([credential.id]);
+    // The alias names wallets only: a held account's uuid behind it is not found.
+    const held = await customerInternalAccount(customerId, 'USD');
+    expect((await w.getAccount(`EmbeddedWallet:${uuidOf(held.id)}`)).status).toBe(404);
+  });
+
+  itServer('another kind of internal account has no credentials, sessions or wallet settings: 400 NOT_AN_EMBEDDED_WALLET', async () => {
+    const { customerId } = await w.newWallet();
+    const held = (await customerInternalAccount(customerId, 'USD')).id;
+    const refused = [
+      await w.addCredential({ type: 'EMAIL_OTP', accountId: held, email: 'jane@example.com' }),
+      await w.call('GET', `/auth/credentials?accountId=${held}`),
+      await w.call('GET', `/auth/sessions?accountId=${held}`),
+      await w.updateWallet(held, { privateEnabled: true }),
+      await w.exportWallet(held, { clientPublicKey: CLIENT_KEY }),
+    ];
+    for (const res of refused) expect(await reasonOf(res)).toMatchObject({ status: 400, code: 'NOT_AN_EMBEDDED_WALLET' });
+    const missing = await w.addCredential({ type: 'EMAIL_OTP', accountId: 'InternalAccount:019542f5-b3e7-1d02-0000-00000000dead', email: 'jane@example.com' });
+    expect(missing.status).toBe(404);
+  });
+
+  itServer('a wallet pays out only through a signed quote: transfer-out from it is 400', async () => {
+    const { customerId, walletId } = await w.walletWithSession();
+    await fund(walletId, 5_000);
+    const external = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const res = await w.call('POST', '/transfer-out', { source: { accountId: walletId }, destination: { accountId: external.id }, amount: 100 });
+    expect(res.status).toBe(400);
+    expect(await balanceOf(walletId)).toBe(5_000);
+  });
+});
+
+describeServer('credentials', () => {
+  itServer('the first credential is created at once (201); the OTP e-mail goes to the outbox; the list is {data} only', async () => {
+    const { walletId } = await w.newWallet();
+    const res = await w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane.doe@example.com' });
+    expect(res.status).toBe(201);
+    const credential = (await res.json()) as AuthMethod;
+    expect(credential).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP', nickname: 'jane.doe@example.com' });
+    const emails = await w.emails(credential.id);
+    expect(emails.length).toBe(1);
+    expect(emails[0]).toMatchObject({ to: 'jane.doe@example.com' });
+    expect(emails[0]?.text).toContain('000000');
+    const list = await w.listCredentials(walletId);
+    expect(Object.keys(list)).toEqual(['data']);
+    expect(list.data).toEqual([credential]);
+  });
+
+  itServer('one credential per type: a second EMAIL_OTP, PASSKEY or OAUTH is 400 <TYPE>_CREDENTIAL_ALREADY_EXISTS, signed or not', async () => {
+    const { walletId } = await w.walletWithSession();
+    const again = await w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'other@example.com' });
+    expect(await reasonOf(again)).toMatchObject({ status: 400, code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' });
+    const passkey = await w.signedRetry((headers) => w.addCredential(passkeyBody(walletId), headers));
+    expect(passkey.status).toBe(201);
+    const secondPasskey = await w.addCredential(passkeyBody(walletId));
+    expect(await reasonOf(secondPasskey)).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+    const oauth = await w.signedRetry(async (headers) => w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }, headers));
+    expect(oauth.status).toBe(201);
+    const secondOauth = await w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken({ sub: 'another' }) });
+    expect(await reasonOf(secondOauth)).toMatchObject({ status: 400, code: 'OAUTH_CREDENTIAL_ALREADY_EXISTS' });
+    expect((await w.listCredentials(walletId)).data.map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'OAUTH', 'PASSKEY']);
+  });
+
+  itServer('a further credential needs the signed retry: 202 changes nothing; the identical signed request is 201', async () => {
+    const { walletId } = await w.walletWithSession();
+    const body = passkeyBody(walletId);
+    const first = await w.addCredential(body);
+    expect(first.status).toBe(202);
+    const challenge = (await first.json()) as SignedRetryChallenge;
+    expect(challenge.type).toBe('EMAIL_OTP');
+    expect(Date.parse(challenge.expiresAt) - Date.now()).toBeGreaterThan(4 * 60_000);
+    const payload = JSON.parse(challenge.payloadToSign) as Record<string, unknown>;
+    expect(payload).toMatchObject({ requestId: challenge.requestId, operation: 'createAuthCredential', accountId: walletId });
+    expect(payload.bodySha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((await w.listCredentials(walletId)).data.length).toBe(1);
+
+    // Each malformed retry is refused and leaves the request usable.
+    expect(await reasonOf(await w.addCredential(body, { 'Service-Wallet-Signature': 'sandbox-valid-signature' }))).toMatchObject({ status: 401, code: 'REQUEST_ID_MISSING' });
+    expect(await reasonOf(await w.addCredential(body, { 'Request-Id': challenge.requestId }))).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
+    expect(await reasonOf(await w.addCredential(body, signed(challenge, 'forged')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid Service-Wallet-Signature' });
+    expect(await reasonOf(await w.addCredential({ ...body, nickname: 'Another phone' }, signed(challenge)))).toMatchObject({
+      status: 401,
+      code: 'REQUEST_ID_INVALID',
+      reason: 'Request-Id issued for another request',
+    });
+    expect(await reasonOf(await w.addCredential(body, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
+      status: 401,
+      code: 'REQUEST_ID_INVALID',
+      reason: 'Unknown or expired Request-Id',
+    });
+    expect((await w.listCredentials(walletId)).data.length).toBe(1);
+
+    const done = await w.addCredential(body, signed(challenge));
+    expect(done.status).toBe(201);
+    expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: walletId });
+    // Repeated, it adds nothing: the wallet has its passkey now.
+    expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+    expect((await w.listCredentials(walletId)).data.length).toBe(2);
+  });
+
+  itServer('a requestId is bound to its operation: the one of a credential cannot authorize a wallet update', async () => {
+    const { walletId } = await w.walletWithSession();
+    const challenge = await ok<SignedRetryChallenge>(w.addCredential(passkeyBody(walletId)), 202);
+    const misused = await w.updateWallet(walletId, { privateEnabled: true }, signed(challenge));
+    expect(await reasonOf(misused)).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID' });
+  });
+
+  itServer('OAUTH: creation takes a JWT with a recognised iss, sub, email and a fresh iat; the nickname is its email', async () => {
+    const { walletId } = await w.newWallet();
+    const create = (oidcToken: string) => w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken });
+    const now = Math.floor((await serverNow()) / 1000);
+    for (const claims of [{ iss: 'https://evil.example.com' }, { iat: now - 120 }, { email: undefined }, { sub: '' }]) {
+      const res = await create(await freshToken(claims));
+      expect(await reasonOf(res)).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OIDC token' });
+    }
+    // The magic value is for /verify; creation needs a JWT (a schema pattern: 400).
+    expect((await create('sandbox-valid-oidc-token')).status).toBe(400);
+    const credential = await ok<AuthMethod>(create(await freshToken({ email: 'jane@gmail.example.com' })), 201);
+    expect(credential).toMatchObject({ type: 'OAUTH', nickname: 'jane@gmail.example.com' });
+    // OAUTH has no challenge step; /verify takes the magic token.
+    expect((await w.challenge(credential.id)).status).toBe(400);
+    expect(await reasonOf(await w.verify(credential.id, { type: 'OAUTH', oidcToken: await freshToken(), clientPublicKey: CLIENT_KEY }))).toMatchObject({
+      status: 401,
+      reason: 'Invalid OIDC token',
+    });
+    const session = await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }));
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'OAUTH' });
+  });
+
+  itServer('PASSKEY: registration must answer the top-level challenge; transports are the W3C values', async () => {
+    const { walletId } = await w.newWallet();
+    const mismatch = await w.addCredential(passkeyBody(walletId, 'c2FuZGJveC1yZWdpc3RyYXRpb24tY2hhbGxlbmdl', 'YW5vdGhlci1jaGFsbGVuZ2UtdmFsdWU'));
+    expect(await reasonOf(mismatch)).toMatchObject({ status: 401, reason: 'Invalid passkey attestation' });
+    const upper = { ...passkeyBody(walletId), attestation: { ...passkeyBody(walletId).attestation, transports: ['INTERNAL'] } };
+    expect((await w.addCredential(upper)).status).toBe(400);
+    expect((await w.addCredential(passkeyBody(walletId))).status).toBe(201);
+  });
+});
+
+describeServer('challenge, verify and sessions', () => {
+  itServer('EMAIL_OTP: a wrong code is 401 "Invalid OTP code"; a code opens one session; /challenge e-mails a new one', async () => {
+    const { walletId } = await w.newWallet();
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
+    expect(await reasonOf(await w.verify(credential.id, otpProof('123456')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
+    const session = await ok<AuthSession>(w.verify(credential.id, otpProof()));
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'EMAIL_OTP' });
+    expect(session.encryptedSessionSigningKey).toMatch(/^[0-9a-f]+$/);
+    expect(Date.parse(session.expiresAt) - Date.parse(session.createdAt)).toBe(15 * 60_000);
+    // Used up: the next session needs a new code.
+    expect(await reasonOf(await w.verify(credential.id, otpProof()))).toMatchObject({ status: 401, reason: 'Invalid OTP code' });
+    const challenged = await ok<AuthMethod>(w.challenge(credential.id));
+    expect(challenged).toEqual(credential);
+    expect((await w.emails(credential.id)).length).toBe(2);
+    await ok<AuthSession>(w.verify(credential.id, otpProof()));
+    const sessions = await w.listSessions(walletId);
+    expect(Object.keys(sessions)).toEqual(['data']);
+    expect(sessions.data.length).toBe(2);
+    expect(sessions.data.every((s) => s.encryptedSessionSigningKey === undefined)).toBe(true);
+    // The wrong type for the credential, or a clientPublicKey on an EMAIL_OTP challenge, is 400.
+    expect((await w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY })).status).toBe(400);
+  });
+
+  itServer('PASSKEY: clientPublicKey only on /challenge; verify with the challenge requestId, single use', async () => {
+    const { walletId } = await w.newWallet();
+    const passkey = await ok<AuthMethod>(w.addCredential(passkeyBody(walletId)), 201);
+    expect((await w.challenge(passkey.id)).status).toBe(400);
+    const challenge = await ok<{ type: string; credentialId: string; challenge: string; requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    expect(challenge).toMatchObject({ type: 'PASSKEY', credentialId: passkey.id });
+    expect(challenge.challenge).toMatch(/^[0-9a-f]{64}$/);
+    // Too soon for another challenge: 429 with Retry-After.
+    const again = await w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+
+    expect((await w.verify(passkey.id, passkeyAssertion())).status).toBe(400); // no Request-Id
+    expect((await w.verify(passkey.id, { ...passkeyAssertion(), clientPublicKey: CLIENT_KEY }, { 'Request-Id': challenge.requestId })).status).toBe(400);
+    expect(await reasonOf(await w.verify(passkey.id, passkeyAssertion('bad-signature'), { 'Request-Id': challenge.requestId }))).toMatchObject({
+      status: 401,
+      reason: 'Invalid passkey signature',
+    });
+    expect(await reasonOf(await w.verify(passkey.id, passkeyAssertion(undefined, 'AnotherCredentialId0000'), { 'Request-Id': challenge.requestId }))).toMatchObject({
+      status: 401,
+      reason: 'Invalid passkey signature',
+    });
+    const session = await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': challenge.requestId }));
+    expect(session).toMatchObject({ type: 'PASSKEY', credentialId: passkey.id });
+    expect(await reasonOf(await w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': challenge.requestId }))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
+  });
+
+  itServer('a revoked session authorizes nothing; revoking a session is itself a signed retry (204)', async () => {
+    const { walletId, session } = await w.walletWithSession();
+    const pending = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
+    const revoked = await w.signedRetry((headers) => w.revokeSession(session.id, headers));
+    expect(revoked.status).toBe(204);
+    expect((await w.listSessions(walletId)).data).toEqual([]);
+    expect((await w.revokeSession(session.id)).status).toBe(404);
+    const refused = await w.updateWallet(walletId, { privateEnabled: true }, signed(pending));
+    expect(await reasonOf(refused)).toMatchObject({ status: 401, reason: 'No active session' });
+  });
+});
+
+describeServer('revoking credentials', () => {
+  itServer('the last credential cannot be revoked (400 LAST_CREDENTIAL)', async () => {
+    const { otp } = await w.walletWithSession();
+    expect(await reasonOf(await w.revokeCredential(otp.id))).toMatchObject({ status: 400, code: 'LAST_CREDENTIAL' });
+  });
+
+  itServer('only a session of another credential signs the revocation; it revokes the credential and its sessions', async () => {
+    const { walletId, otp, session } = await w.walletWithSession();
+    const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(walletId), headers)), 201);
+    const challenge = await ok<SignedRetryChallenge>(w.revokeCredential(otp.id), 202);
+    expect(challenge.type).toBe('PASSKEY');
+    expect(JSON.parse(challenge.payloadToSign)).toMatchObject({ operation: 'revokeAuthCredential', credentialId: otp.id, accountId: walletId });
+    // The only active session is the EMAIL_OTP credential's own.
+    expect(await reasonOf(await w.revokeCredential(otp.id, signed(challenge)))).toMatchObject({ status: 400, code: 'SAME_CREDENTIAL_SESSION' });
+    const passkeyChallenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': passkeyChallenge.requestId }));
+    const done = await w.revokeCredential(otp.id, signed(challenge));
+    expect(done.status).toBe(204);
+    expect((await w.listCredentials(walletId)).data.map((c) => c.id)).toEqual([passkey.id]);
+    const sessions = (await w.listSessions(walletId)).data;
+    expect(sessions.map((s) => s.credentialId)).toEqual([passkey.id]);
+    expect(sessions.some((s) => s.id === session.id)).toBe(false);
+    expect((await w.revokeCredential(otp.id)).status).toBe(404);
+    expect((await w.verify(otp.id, otpProof())).status).toBe(404);
+  });
+});
+
+describeServer('wallet settings and export', () => {
+  itServer('PATCH privateEnabled: 202 changes nothing; the signed retry answers the updated account', async () => {
+    const { walletId } = await w.walletWithSession();
+    const challenge = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
+    expect(JSON.parse(challenge.payloadToSign)).toMatchObject({ operation: 'updateInternalAccount', accountId: walletId });
+    expect((await ok<{ privateEnabled: boolean }>(w.getAccount(walletId))).privateEnabled).toBe(false);
+    const updated = await ok<{ id: string; privateEnabled: boolean }>(w.updateWallet(walletId, { privateEnabled: true }, signed(challenge)));
+    expect(updated).toMatchObject({ id: walletId, privateEnabled: true });
+    expect((await ok<{ privateEnabled: boolean }>(w.getAccount(walletId))).privateEnabled).toBe(true);
+    // A requestId authorizes one request.
+    expect(await reasonOf(await w.updateWallet(walletId, { privateEnabled: true }, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED', reason: 'Request-Id already used' });
+  });
+
+  itServer('export: sealed credentials after the signed retry; a wallet without a credential cannot sign (400 NO_WALLET_CREDENTIAL)', async () => {
+    const { walletId } = await w.walletWithSession();
+    const exported = await ok<{ id: string; encryptedWalletCredentials: string }>(await w.signedRetry((headers) => w.exportWallet(walletId, { clientPublicKey: CLIENT_KEY }, headers)));
+    expect(exported.id).toBe(walletId);
+    expect(exported.encryptedWalletCredentials).toMatch(/^[0-9a-f]+$/);
+    const bare = await w.newWallet();
+    expect(await reasonOf(await w.exportWallet(bare.walletId, { clientPublicKey: CLIENT_KEY }))).toMatchObject({ status: 400, code: 'NO_WALLET_CREDENTIAL' });
+    expect(await reasonOf(await w.updateWallet(bare.walletId, { privateEnabled: true }))).toMatchObject({ status: 400, code: 'NO_WALLET_CREDENTIAL' });
+  });
+});
+
+describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
+  const toEur = async (source: string, customerId: string, amount: number) => {
+    const { data } = await api.PATCH('/customers/{customerId}', { params: { path: { customerId } }, body: { customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR'] } });
+    if (data === undefined) throw new Error('no EUR account');
+    const eur = await customerInternalAccount(customerId, 'EUR');
+    return { source: { sourceType: 'ACCOUNT' as const, accountId: source }, destination: { destinationType: 'ACCOUNT' as const, accountId: eur.id }, lockedCurrencySide: 'SENDING' as const, lockedCurrencyAmount: amount };
+  };
+
+  itServer('immediatelyExecute is refused; execution needs a session signature over payloadToSign, once', async () => {
+    const { walletId, customerId } = await w.walletWithSession();
+    await fund(walletId, 10_000);
+    const body = await toEur(`EmbeddedWallet:${uuidOf(walletId)}`, customerId, 1_000);
+    const immediate = await postQuote({ ...body, immediatelyExecute: true });
+    expect(await reasonOf(immediate)).toMatchObject({ status: 400, code: 'IMMEDIATE_EXECUTION_NOT_SUPPORTED' });
+    const quote = await createQuote(body);
+    expect(quote.source).toMatchObject({ accountId: walletId });
+    const payload = JSON.parse(quote.payloadToSign ?? '{}') as Record<string, unknown>;
+    expect(payload).toEqual({ requestId: expect.stringMatching(/^Request:/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
+    expect(await reasonOf(await executeQuote(quote.id))).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
+    expect(await reasonOf(await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'forged' }))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
+    const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
+    expect(await reasonOf(await executeQuote(quote.id, undefined, signed(other)))).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID' });
+    expect(await balanceOf(walletId)).toBe(10_000);
+    const executed = await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) }));
+    expect(executed.status).toBe(200);
+    expect(await balanceOf(walletId)).toBe(9_000);
+    expect((await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' })).status).toBe(409);
+  });
+
+  itServer('without an active session nothing executes; a wallet without a credential cannot be quoted from', async () => {
+    const { walletId, customerId, session } = await w.walletWithSession();
+    await fund(walletId, 5_000);
+    const quote = await createQuote(await toEur(walletId, customerId, 1_000));
+    await w.signedRetry((headers) => w.revokeSession(session.id, headers));
+    expect(await reasonOf(await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' }))).toMatchObject({ status: 401, reason: 'No active session' });
+    expect(await balanceOf(walletId)).toBe(5_000);
+    const bare = await w.newWallet();
+    const refused = await postQuote(await toEur(bare.walletId, bare.customerId, 1_000));
+    expect(await reasonOf(refused)).toMatchObject({ status: 400, code: 'NO_WALLET_CREDENTIAL' });
+  });
+});

@@ -1,0 +1,125 @@
+// Sessions of Embedded Wallets: opened by verifying a credential (its proof, checked by the
+// runtime's WalletProofs), listed while active, revoked with a signed retry (a session may sign
+// its own revocation). A session lasts 15 minutes; revoking its credential ends it too.
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context.ts';
+import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
+import { addMs } from '../shared/clock.ts';
+import { ApiError, invalidField, notFound, proofRejected, tooManyRequests, unauthorized } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
+import { requireLiveCredential } from './credentials.service.ts';
+import { requireWalletSignature, type SignatureHeaders } from './signed-retry.service.ts';
+import { toAuthSession } from './wallet-auth.mapper.ts';
+import {
+  findActiveSession,
+  findWalletRequestForUpdate,
+  insertSession,
+  listActiveSessions,
+  markRequestUsed,
+  recordVerifyFailure,
+  revokeSession as revokeSessionRow,
+  updateCredential,
+  type CredentialRow,
+} from './wallet-auth.repository.ts';
+
+type Schemas = components['schemas'];
+
+export const SESSION_LIFETIME_MS = 15 * 60_000;
+export const OTP_LIFETIME_MS = 10 * 60_000;
+/** Failed verifications of one credential allowed in a window before verification is refused. */
+export const MAX_VERIFY_FAILURES = 5;
+export const VERIFY_FAILURE_WINDOW_MS = 15 * 60_000;
+
+/** A wrong proof: counted against the credential even though the request's transaction rolls back. */
+export class ProofFailure extends Error {
+  constructor(
+    readonly credentialId: string,
+    readonly error: ApiError,
+  ) {
+    super(error.message);
+  }
+}
+
+const reasonOf = (field: keyof typeof SANDBOX_MAGIC_VALUES) => SANDBOX_MAGIC_VALUES[field].failureReason;
+
+function checkNotLockedOut(ctx: PlatformContext, credential: CredentialRow): void {
+  const started = credential.verify_window_started_at;
+  if (started === null || credential.verify_failures < MAX_VERIFY_FAILURES) return;
+  const closesAt = started.getTime() + VERIFY_FAILURE_WINDOW_MS;
+  const now = ctx.clock.now().getTime();
+  if (closesAt > now) {
+    throw tooManyRequests('RATE_LIMITED', `Too many failed verifications of credential ${credential.id}; wait before trying again.`, (closesAt - now) / 1000);
+  }
+}
+
+/** The key the session is sealed to, once the proof holds. */
+async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<string> {
+  const now = ctx.clock.now();
+  const fail = (reason: string, message: string) => new ProofFailure(credential.id, proofRejected(reason, message));
+  if (body.type === 'EMAIL_OTP') {
+    const live = credential.otp_hash !== null && credential.otp_sent_at !== null && credential.otp_sent_at.getTime() + OTP_LIFETIME_MS > now.getTime();
+    if (!live) throw fail(reasonOf('otp'), 'No code is pending, or it is more than 10 minutes old: ask for a new one with /challenge.');
+    if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, credential.otp_hash ?? '')) throw fail(reasonOf('otp'), 'The code is not the last one e-mailed.');
+    // A code opens one session.
+    await updateCredential(ctx.db, credential.id, { otp_hash: null, updated_at: credential.updated_at });
+    return body.clientPublicKey;
+  }
+  if (body.type === 'OAUTH') {
+    const registered = { issuer: credential.oidc_issuer ?? '', subject: credential.oidc_subject ?? '' };
+    if (!(await ctx.walletProofs.oidcMatches(body.oidcToken, registered, now))) throw fail(reasonOf('oidcToken'), 'The OIDC token is not a fresh token of the registered identity.');
+    return body.clientPublicKey;
+  }
+  if (requestId === undefined) throw invalidField('Request-Id', 'A passkey verification needs the requestId of its /challenge in the Request-Id header.', 'required');
+  const challenge = await findWalletRequestForUpdate(ctx.db, ctx.platformId, requestId);
+  if (challenge === undefined || challenge.expires_at.getTime() <= now.getTime() || challenge.operation !== 'verifyAuthCredential' || challenge.target_id !== credential.id) {
+    throw unauthorized('Unknown or expired Request-Id', 'REQUEST_ID_INVALID');
+  }
+  if (challenge.used_at !== null) throw unauthorized('Request-Id already used', 'REQUEST_ID_REUSED');
+  if (!(await ctx.walletProofs.passkeyAssertion(challenge.payload, body.assertion, credential.passkey_credential_id ?? ''))) {
+    throw fail(reasonOf('assertion.signature'), 'The assertion is not a signature of the challenge by the registered passkey.');
+  }
+  await markRequestUsed(ctx.db, challenge.id, now, null);
+  return challenge.client_public_key ?? '';
+}
+
+/** Opens a session; throws ProofFailure for a wrong proof (the caller records it outside the transaction). */
+export async function verifyCredential(ctx: PlatformContext, credentialId: string, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<Schemas['AuthSession']> {
+  const credential = await requireLiveCredential(ctx, credentialId);
+  if (body.type !== credential.type) throw invalidField('/type', `Credential ${credential.id} is ${credential.type}, not ${body.type}.`, 'const');
+  checkNotLockedOut(ctx, credential);
+  const clientPublicKey = await provenClientKey(ctx, credential, body, requestId);
+  const now = ctx.clock.now();
+  if (credential.verify_failures > 0) await updateCredential(ctx.db, credential.id, { verify_failures: 0, verify_window_started_at: null, updated_at: credential.updated_at });
+  const session = await insertSession(ctx.db, {
+    id: newId('Session'),
+    platform_id: ctx.platformId,
+    account_id: credential.account_id,
+    credential_id: credential.id,
+    client_public_key: clientPublicKey,
+    expires_at: addMs(now, SESSION_LIFETIME_MS),
+    revoked_at: null,
+    created_at: now,
+  });
+  return toAuthSession(session, credential.type, ctx.walletProofs.sealSessionKey(clientPublicKey));
+}
+
+/** Counts a failed verification in the credential's window (`ctx.db` outside the failed request's transaction). */
+export async function countVerifyFailure(ctx: PlatformContext, credentialId: string): Promise<void> {
+  await recordVerifyFailure(ctx.db, credentialId, ctx.clock.now(), VERIFY_FAILURE_WINDOW_MS);
+}
+
+export async function listSessions(ctx: PlatformContext, accountId: string): Promise<Schemas['AuthSessionListResponse']> {
+  const wallet = await requireEmbeddedWallet(ctx, accountId);
+  return { data: (await listActiveSessions(ctx.db, wallet.id, ctx.clock.now())).map((row) => toAuthSession(row, row.type)) };
+}
+
+export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+  const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
+  if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
+  const wallet = await requireEmbeddedWallet(ctx, session.account_id);
+  const outcome = await requireWalletSignature(ctx, { wallet, operation: 'revokeAuthSession', target: { field: 'sessionId', id: session.id } }, headers);
+  if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  await revokeSessionRow(ctx.db, session.id, ctx.clock.now());
+  return { status: 204, body: undefined };
+}

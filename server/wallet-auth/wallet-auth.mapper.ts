@@ -1,0 +1,39 @@
+import type { components } from '../../generated/openapi.js';
+import { iso } from '../shared/clock.ts';
+import type { CredentialRow, SessionRow, WalletRequestRow } from './wallet-auth.repository.ts';
+
+type Schemas = components['schemas'];
+
+export const toAuthMethod = (row: CredentialRow): Schemas['AuthMethod'] => ({
+  id: row.id,
+  accountId: row.account_id,
+  type: row.type,
+  nickname: row.nickname,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});
+
+export const toAuthSession = (row: SessionRow, type: CredentialRow['type'], encryptedSessionSigningKey?: string): Schemas['AuthSession'] => ({
+  id: row.id,
+  credentialId: row.credential_id,
+  accountId: row.account_id,
+  type,
+  ...(encryptedSessionSigningKey === undefined ? {} : { encryptedSessionSigningKey }),
+  expiresAt: iso(row.expires_at),
+  createdAt: iso(row.created_at),
+});
+
+export const toSignedRetryChallenge = (row: WalletRequestRow): Schemas['SignedRetryChallenge'] => ({
+  type: row.signer_type,
+  payloadToSign: row.payload,
+  requestId: row.id,
+  expiresAt: iso(row.expires_at),
+});
+
+export const toPasskeyChallenge = (row: WalletRequestRow): Schemas['PasskeyAuthChallenge'] => ({
+  type: 'PASSKEY',
+  credentialId: row.target_id,
+  challenge: row.payload,
+  requestId: row.id,
+  expiresAt: iso(row.expires_at),
+});
