@@ -16,7 +16,7 @@ import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
 import { validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
-import { sentWalletEmails } from './wallet-auth/credentials.service.ts';
+import { sentWalletEmails } from './wallet-auth/wallet-auth.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';

@@ -14,6 +14,7 @@ import { createExternalAccount, createToken, fundedAccount, newCustomerId, owner
 import { createQuote, getQuote, umaLookup } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
+import { wallets } from '../support/wallets.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
 const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
@@ -190,6 +191,12 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     const body = (amount: number) => json({ senderUmaAddress: '$success.usd@sandbox.uma.money', receiverUmaAddress: customer?.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount });
     const count = async () => (await api.GET('/transactions', { params: { query: { customerId } } })).data?.totalCount ?? -1;
     return [{ path: '/sandbox/uma/receive', body: body(100) }, { path: '/sandbox/uma/receive', body: body(200) }, count];
+  },
+  createAuthCredential: async () => {
+    const { walletId } = await wallets.newWallet();
+    const count = async () => (await wallets.listCredentials(walletId)).data.length;
+    const body = (email: string) => json({ type: 'EMAIL_OTP', accountId: walletId, email });
+    return [{ path: '/auth/credentials', body: body('jane@example.com') }, { path: '/auth/credentials', body: body('john@example.com') }, count];
   },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;

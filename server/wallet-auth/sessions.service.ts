@@ -8,7 +8,7 @@ import { addMs } from '../shared/clock.ts';
 import { ApiError, invalidField, notFound, proofRejected, tooManyRequests, unauthorized } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
-import { requireLiveCredential } from './credentials.service.ts';
+import { requireLiveCredential } from './wallet-auth.service.ts';
 import { requireWalletSignature, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthSession } from './wallet-auth.mapper.ts';
 import {

@@ -1,4 +1,4 @@
-// Credentials of Embedded Wallets: add (the first at once, any further one signed by a session of
+// Embedded Wallet auth, its credentials: add (the first at once, any further one signed by a session of
 // the wallet), list, challenge and revoke (signed by a session of another credential; a wallet
 // keeps at least one). One live credential per type and wallet. Spec: the paths under /auth/credentials.
 import type { components } from '../../generated/openapi.js';
