@@ -7116,7 +7116,8 @@ export interface components {
             type: components["schemas"]["AuthMethodType"];
             /**
              * @description The session signing key, sealed to the `clientPublicKey` of the verification; only the client
-             *     can open it. Present only in the `/verify` response, never in lists. In the sandbox it is a stub.
+             *     can open it. Present (and required) only in the `/verify` response
+             *     (`AuthSessionWithSigningKey`), never in lists. In the sandbox it is a stub.
              * @example 04a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90
              */
             encryptedSessionSigningKey?: string;
@@ -7132,6 +7133,18 @@ export interface components {
              * @example 2025-10-13T12:00:00Z
              */
             createdAt: string;
+        };
+        /**
+         * AuthSessionWithSigningKey
+         * @description The session `/verify` opened, with its signing key sealed to the client's public key. The key is
+         *     in this response only: lists of sessions never carry it.
+         */
+        AuthSessionWithSigningKey: components["schemas"]["AuthSession"] & {
+            /**
+             * @description The session signing key, sealed to the `clientPublicKey` of the verification (a stub in the sandbox).
+             * @example 04a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90
+             */
+            encryptedSessionSigningKey: string;
         };
         /**
          * AuthSessionListResponse
@@ -8397,6 +8410,7 @@ export type SchemaPasskeyAssertion = components['schemas']['PasskeyAssertion'];
 export type SchemaPasskeyVerifyRequest = components['schemas']['PasskeyVerifyRequest'];
 export type SchemaAuthCredentialVerifyRequest = components['schemas']['AuthCredentialVerifyRequest'];
 export type SchemaAuthSession = components['schemas']['AuthSession'];
+export type SchemaAuthSessionWithSigningKey = components['schemas']['AuthSessionWithSigningKey'];
 export type SchemaAuthSessionListResponse = components['schemas']['AuthSessionListResponse'];
 export type SchemaAgentPermission = components['schemas']['AgentPermission'];
 export type SchemaAgentExecutionMode = components['schemas']['AgentExecutionMode'];
@@ -11043,7 +11057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSessionWithSigningKey"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -4,7 +4,7 @@
 // wallet action (credentials, sessions, settings, export, quote execution). Rules that need the
 // clock to move are in server/embedded-wallet-time.test.ts.
 import { describe, expect } from 'vitest';
-import { api, baseUrl, describeServer, errorOf, isMock, itServer } from '../support/api.ts';
+import { api, baseUrl, describeServer, errorOf, isMock, itPostgres, itServer } from '../support/api.ts';
 import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
@@ -166,6 +166,21 @@ describeServer('credentials', () => {
     expect((await w.listCredentials(walletId)).data.length).toBe(2);
   });
 
+  itServer('an EMAIL_OTP credential added by signed retry e-mails its code on the retry, not on the 202', async () => {
+    const { walletId } = await w.newWallet();
+    const passkey = await ok<AuthMethod>(w.addCredential(passkeyBody(walletId)), 201);
+    const passkeyChallenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': passkeyChallenge.requestId }));
+    const body = { type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' };
+    const challenge = await ok<SignedRetryChallenge>(w.addCredential(body), 202);
+    expect(challenge.type).toBe('PASSKEY');
+    const otp = await ok<AuthMethod>(w.addCredential(body, signed(challenge)), 201);
+    const emails = await w.emails(otp.id);
+    expect(emails.map((e) => e.to)).toEqual(['jane@example.com']);
+    expect(Date.parse(emails[0]?.sentAt ?? '')).toBeGreaterThanOrEqual(Date.parse(otp.createdAt));
+    expect((await w.verify(otp.id, otpProof())).status).toBe(200);
+  });
+
   itServer('a requestId is bound to its operation: the one of a credential cannot authorize a wallet update', async () => {
     const { walletId } = await w.walletWithSession();
     const challenge = await ok<SignedRetryChallenge>(w.addCredential(passkeyBody(walletId)), 202);
@@ -292,6 +307,29 @@ describeServer('revoking credentials', () => {
     expect(sessions.some((s) => s.id === session.id)).toBe(false);
     expect((await w.revokeCredential(otp.id)).status).toBe(404);
     expect((await w.verify(otp.id, otpProof())).status).toBe(404);
+  });
+});
+
+describeServer('races on PostgreSQL', () => {
+  itPostgres('one code opens one session, one credential per type, one of two credentials kept, whatever the timing', async () => {
+    const { walletId } = await w.newWallet();
+    const otp = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
+    const verified = await Promise.all(Array.from({ length: 5 }, () => w.verify(otp.id, otpProof())));
+    expect(verified.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401]);
+
+    const other = await w.newWallet();
+    const created = await Promise.all(Array.from({ length: 5 }, () => w.addCredential(passkeyBody(other.walletId))));
+    expect(created.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    expect((await w.listCredentials(other.walletId)).data.length).toBe(1);
+
+    // Two credentials, each with a session, revoked at once by signed retries: one stays.
+    const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(walletId), headers)), 201);
+    const passkeyChallenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': passkeyChallenge.requestId }));
+    const [first, second] = [await ok<SignedRetryChallenge>(w.revokeCredential(otp.id), 202), await ok<SignedRetryChallenge>(w.revokeCredential(passkey.id), 202)];
+    const revoked = await Promise.all([w.revokeCredential(otp.id, signed(first)), w.revokeCredential(passkey.id, signed(second))]);
+    expect(revoked.map((r) => r.status).sort()).toEqual([204, 400]);
+    expect((await w.listCredentials(walletId)).data.length).toBe(1);
   });
 });
 

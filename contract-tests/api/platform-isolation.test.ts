@@ -10,6 +10,7 @@ import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createIndividualCustomer, createToken, customerInternalAccount, fund } from '../support/factories.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 import { createQuote } from '../support/quotes.ts';
+import { CLIENT_KEY, wallets } from '../support/wallets.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 let other: PaymentsClient;
@@ -79,5 +80,25 @@ describe('platform isolation', () => {
     const claimed = await other.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
     expect(claimed.data).toMatchObject({ status: 'CLAIMED', inviteeUma: '$carlos@wallet.example.com' });
     expect((await api.GET('/invitations/{invitationCode}', { params: { path: { invitationCode } } })).data).toEqual(claimed.data);
+  });
+
+  itPostgres("an Embedded Wallet's credentials and sessions are this platform's only", async () => {
+    const { walletId, otp, session } = await wallets.walletWithSession();
+    const accountId = walletId;
+    const credentialId = otp.id;
+    const statuses = [
+      (await other.GET('/auth/credentials', { params: { query: { accountId } } })).response.status,
+      (await other.GET('/auth/sessions', { params: { query: { accountId } } })).response.status,
+      (await other.POST('/auth/credentials', { body: { type: 'OAUTH', accountId, oidcToken: 'a.b.c' } })).response.status,
+      (await other.POST('/auth/credentials/{credentialId}/challenge', { params: { path: { credentialId } } })).response.status,
+      (await other.POST('/auth/credentials/{credentialId}/verify', { params: { path: { credentialId } }, body: { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: CLIENT_KEY } })).response.status,
+      (await other.DELETE('/auth/credentials/{credentialId}', { params: { path: { credentialId } } })).response.status,
+      (await other.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId: session.id } } })).response.status,
+      (await other.PATCH('/internal-accounts/{accountId}', { params: { path: { accountId } }, body: { privateEnabled: true } })).response.status,
+      (await other.POST('/internal-accounts/{accountId}/export', { params: { path: { accountId } }, body: { clientPublicKey: CLIENT_KEY } })).response.status,
+    ];
+    expect(statuses).toEqual(statuses.map(() => 404));
+    expect((await wallets.listSessions(walletId)).data.map((s) => s.id)).toEqual([session.id]);
+    expect((await wallets.listCredentials(walletId)).data.map((c) => c.id)).toEqual([credentialId]);
   });
 });

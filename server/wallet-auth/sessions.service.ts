@@ -10,8 +10,9 @@ import { newId } from '../shared/ids.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
 import { requireWalletSignature, type SignatureHeaders } from './signed-retry.service.ts';
-import { toAuthSession } from './wallet-auth.mapper.ts';
+import { toAuthSession, toNewAuthSession } from './wallet-auth.mapper.ts';
 import {
+  consumeOtp,
   findActiveSession,
   findWalletRequestForUpdate,
   insertSession,
@@ -60,9 +61,10 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
   if (body.type === 'EMAIL_OTP') {
     const live = credential.otp_hash !== null && credential.otp_sent_at !== null && credential.otp_sent_at.getTime() + OTP_LIFETIME_MS > now.getTime();
     if (!live) throw fail(reasonOf('otp'), 'No code is pending, or it is more than 10 minutes old: ask for a new one with /challenge.');
-    if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, credential.otp_hash ?? '')) throw fail(reasonOf('otp'), 'The code is not the last one e-mailed.');
-    // A code opens one session.
-    await updateCredential(ctx.db, credential.id, { otp_hash: null, updated_at: credential.updated_at });
+    const pending = credential.otp_hash ?? '';
+    if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, pending)) throw fail(reasonOf('otp'), 'The code is not the last one e-mailed.');
+    // A code opens one session, even when two verifications race.
+    if (!(await consumeOtp(ctx.db, credential.id, pending))) throw fail(reasonOf('otp'), 'The code was already used.');
     return body.clientPublicKey;
   }
   if (body.type === 'OAUTH') {
@@ -84,7 +86,7 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
 }
 
 /** Opens a session; throws ProofFailure for a wrong proof (the caller records it outside the transaction). */
-export async function verifyCredential(ctx: PlatformContext, credentialId: string, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<Schemas['AuthSession']> {
+export async function verifyCredential(ctx: PlatformContext, credentialId: string, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<Schemas['AuthSessionWithSigningKey']> {
   const credential = await requireLiveCredential(ctx, credentialId);
   if (body.type !== credential.type) throw invalidField('/type', `Credential ${credential.id} is ${credential.type}, not ${body.type}.`, 'const');
   checkNotLockedOut(ctx, credential);
@@ -101,7 +103,7 @@ export async function verifyCredential(ctx: PlatformContext, credentialId: strin
     revoked_at: null,
     created_at: now,
   });
-  return toAuthSession(session, credential.type, ctx.walletProofs.sealSessionKey(clientPublicKey));
+  return toNewAuthSession(session, credential.type, ctx.walletProofs.sealSessionKey(clientPublicKey));
 }
 
 /** Counts a failed verification in the credential's window (`ctx.db` outside the failed request's transaction). */

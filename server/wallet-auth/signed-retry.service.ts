@@ -7,7 +7,7 @@
 // succeeds, so it authorizes exactly one effect whatever server the retry reaches.
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { addMs } from '../shared/clock.ts';
@@ -15,6 +15,7 @@ import { badRequest, unauthorized } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { toSignedRetryChallenge } from './wallet-auth.mapper.ts';
 import {
+  deleteExpiredRequests,
   findTargetRequestForUpdate,
   findWalletRequestForUpdate,
   insertWalletRequest,
@@ -144,6 +145,11 @@ export async function requireIssuedSignature(ctx: PlatformContext, action: Walle
       ? await findTargetRequestForUpdate(ctx.db, ctx.platformId, action.target.id, action.operation)
       : await findWalletRequestForUpdate(ctx.db, ctx.platformId, headers.requestId);
   return acceptSignature(ctx, action, request, headers.signature);
+}
+
+/** Housekeeping: a request past its expiry authorizes nothing; an hour on it is forgotten. */
+export async function forgetExpiredSigningRequests(ctx: ServiceContext): Promise<void> {
+  await deleteExpiredRequests(ctx.db, addMs(ctx.clock.now(), -60 * 60_000));
 }
 
 /** A fresh random challenge, lowercase hex of 32 bytes. */

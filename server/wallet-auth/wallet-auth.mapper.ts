@@ -13,15 +13,21 @@ export const toAuthMethod = (row: CredentialRow): Schemas['AuthMethod'] => ({
   updatedAt: iso(row.updated_at),
 });
 
-export const toAuthSession = (row: SessionRow, type: CredentialRow['type'], encryptedSessionSigningKey?: string): Schemas['AuthSession'] => ({
+/** A session as lists show it: never its signing key. */
+export const toAuthSession = (row: SessionRow, type: CredentialRow['type']): Schemas['AuthSession'] => ({
   id: row.id,
   credentialId: row.credential_id,
   accountId: row.account_id,
   type,
-  ...(encryptedSessionSigningKey === undefined ? {} : { encryptedSessionSigningKey }),
   expiresAt: iso(row.expires_at),
   createdAt: iso(row.created_at),
 });
+
+/** The session `/verify` opened, with its sealed signing key (shown only here). */
+export const toNewAuthSession = (row: SessionRow, type: CredentialRow['type'], encryptedSessionSigningKey: string): Schemas['AuthSessionWithSigningKey'] => {
+  const { expiresAt, createdAt, ...rest } = toAuthSession(row, type);
+  return { ...rest, encryptedSessionSigningKey, expiresAt, createdAt };
+};
 
 export const toSignedRetryChallenge = (row: WalletRequestRow): Schemas['SignedRetryChallenge'] => ({
   type: row.signer_type,

@@ -140,3 +140,9 @@ export async function recordVerifyFailure(db: Db, credentialId: string, at: Date
     .where('id', '=', credentialId)
     .execute();
 }
+
+/** Uses up the pending code if it is still `otpHash`; false when a concurrent verification took it. */
+export async function consumeOtp(db: Db, credentialId: string, otpHash: string): Promise<boolean> {
+  const row = await db.updateTable('wallet_credentials').set({ otp_hash: null }).where('id', '=', credentialId).where('otp_hash', '=', otpHash).returning('id').executeTakeFirst();
+  return row !== undefined;
+}
