@@ -89,6 +89,22 @@ export async function raw(method: string, path: string, init: { headers?: Record
   return response;
 }
 
+/**
+ * Plain JSON requests to a server (the shared target by default, or a test's own) as a token,
+ * answered as the server answered and checked against the contract: for request shapes the typed
+ * client cannot send (unions, signature headers) or tests of refusals.
+ */
+export function checkedCalls(serverBaseUrl = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
+  return async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const url = `${serverBaseUrl}${path}`;
+    const init: RequestInit = { method, headers: { Authorization: basicAuth(token), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const res = await fetch(url, init);
+    await checkResponse(method, url, res);
+    return res;
+  };
+}
+
 export const idempotencyKey = (): string => randomUUID();
 /** A unique suffix so tests that run in parallel never collide. */
 export const unique = (): string => randomUUID().slice(0, 8);

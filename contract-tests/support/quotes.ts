@@ -2,8 +2,7 @@
 // as the server answered (tests check refusals and replays too) and checked against the contract.
 // Requests are plain fetches until the quote request types of the client are real unions.
 import type { components } from '../../generated/openapi.js';
-import { baseUrl, checkResponse, credentials } from './api.ts';
-import { basicAuth } from './raw-requests.ts';
+import { baseUrl, checkedCalls, credentials } from './api.ts';
 
 type Schemas = components['schemas'];
 export type Quote = Schemas['Quote'];
@@ -32,14 +31,7 @@ const keyHeader = (key?: string): Record<string, string> => (key === undefined ?
 
 /** The quote calls against a server: the shared target by default, or a test's own. */
 export function quoteCalls(serverBaseUrl = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    const url = `${serverBaseUrl}${path}`;
-    const init: RequestInit = { method, headers: { Authorization: basicAuth(token), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await fetch(url, init);
-    await checkResponse(method, url, res);
-    return res;
-  }
+  const call = checkedCalls(serverBaseUrl, token);
   const postQuote = (body: QuoteBody, key?: string) => call('POST', '/quotes', body, keyHeader(key));
   const getQuote = (quoteId: string) => ok<Quote>(call('GET', `/quotes/${encodeURIComponent(quoteId)}`));
   return {

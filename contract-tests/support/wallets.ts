@@ -2,9 +2,8 @@
 // signed-retry calls answered as the server answered (tests check refusals too), each checked
 // against the contract; and the sandbox's outbox of one-time-code e-mails (a test control).
 import type { components } from '../../generated/openapi.js';
-import { baseUrl, checkResponse, credentials } from './api.ts';
+import { baseUrl, checkedCalls, credentials } from './api.ts';
 import { ok } from './quotes.ts';
-import { basicAuth } from './raw-requests.ts';
 
 type Schemas = components['schemas'];
 export type AuthMethod = Schemas['AuthMethod'];
@@ -48,14 +47,7 @@ export const otpProof = (otp = '000000', clientPublicKey = CLIENT_KEY) => ({ typ
 
 /** The wallet calls against a server: the shared target by default, or a test's own. */
 export function walletCalls(serverBaseUrl = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    const url = `${serverBaseUrl}${path}`;
-    const init: RequestInit = { method, headers: { Authorization: basicAuth(token), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await fetch(url, init);
-    await checkResponse(method, url, res);
-    return res;
-  }
+  const call = checkedCalls(serverBaseUrl, token);
   const id = (value: string) => encodeURIComponent(value);
   const calls = {
     call,
