@@ -1,6 +1,8 @@
 // The operationId → handler map, joined from the areas. Its type names every operation of the
 // spec, so `npm run typecheck` fails when the spec gains an operation without a handler here; two
 // areas claiming one operation fail at start-up. `notImplemented` answers 501.
+import { agentOperationHandlers } from './agents/agent-operations.handlers.ts';
+import { agentHandlers } from './agents/agents.handlers.ts';
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
 import { customerHandlers } from './customers/customers.handlers.ts';
 import { discoveryHandlers } from './discoveries/discoveries.handlers.ts';
@@ -20,15 +22,11 @@ import { verificationHandlers } from './verifications/verifications.handlers.ts'
 import { walletAuthHandlers } from './wallet-auth/wallet-auth.handlers.ts';
 import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 
-/** Operations of the contract that later issues build (agents, and the approvals of their actions). */
+/** Operations of the contract not built yet: agent actions (quotes, transfers) and their approval. */
 const notBuiltYet = [
-  'approveTransaction', 'rejectTransaction', 
-  'createAgent', 'listAgents', 'getAgent', 'updateAgent', 'deleteAgent',
-  'updateAgentPolicy', 'createAgentDeviceCode', 'redeemAgentDeviceCode', 'listAgentActions', 'getAgentAction',
-  'approveAgentAction', 'rejectAgentAction', 'getCurrentAgent', 'listCurrentAgentInternalAccounts',
-  'listCurrentAgentExternalAccounts', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'getCurrentAgentQuote',
-  'executeCurrentAgentQuote', 'createCurrentAgentTransferIn', 'createCurrentAgentTransferOut', 'listCurrentAgentTransactions',
-  'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction',
+  'approveTransaction', 'rejectTransaction', 'listAgentActions', 'getAgentAction', 'approveAgentAction', 'rejectAgentAction',
+  'createCurrentAgentQuote', 'getCurrentAgentQuote', 'executeCurrentAgentQuote', 'createCurrentAgentTransferIn',
+  'createCurrentAgentTransferOut', 'listCurrentAgentActions', 'getCurrentAgentAction',
 ] as const;
 
 const pending = Object.fromEntries(notBuiltYet.map((id) => [id, notImplemented])) as AreaHandlers<(typeof notBuiltYet)[number]>;
@@ -51,5 +49,7 @@ export const handlers: OperationHandlers = joinAreas(
   quoteHandlers,
   invitationHandlers,
   walletAuthHandlers,
+  agentHandlers,
+  agentOperationHandlers,
   pending,
 );

@@ -23,10 +23,23 @@ const withMultipartBody = implemented.filter((o) => bodyTypes(o).includes('multi
 const withBasicAuth = implemented.filter((o) => (o.operation.security ?? []).some((s) => 'basicAuth' in s));
 const cases = (list: SpecOperation[]) => list.map((o) => [o.operation.operationId, o] as const);
 
+/** The credentials an operation takes: the suite's platform token, or a connected agent's bearer token. */
+let agentToken: Promise<string> | undefined;
+const agentBearer = () =>
+  (agentToken ??= (async () => {
+    const customerId = await newCustomerId();
+    const permissions = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
+    const { data } = await api.POST('/agents', { body: { name: 'statuses', customerId, policy: { permissions: [...permissions], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100 } } } });
+    const redeemed = await raw('POST', `/agents/device-codes/${data?.deviceCode.code ?? ''}/redeem`, { auth: false });
+    return ((await redeemed.json()) as { accessToken: string }).accessToken;
+  })());
+const credentialsOf = async (o: SpecOperation, headers: Record<string, string>) =>
+  (o.operation.security ?? []).some((s) => 'bearerAuth' in s) ? { auth: false, headers: { ...headers, Authorization: `Bearer ${await agentBearer()}` } } : { headers };
+
 describeServer('limits of every operation with a body', () => {
   it.skipIf(isMock).each(cases(withJsonBody))('%s: 413 PAYLOAD_TOO_LARGE over 1 MB', async (_id, o) => {
     const { path } = exampleRequest(o);
-    const res = await raw(o.method.toUpperCase(), path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    const res = await raw(o.method.toUpperCase(), path, { ...(await credentialsOf(o, { 'content-type': 'application/json' })), body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
     expect(res.status).toBe(413);
     expect(await errorOf(res)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -42,7 +55,7 @@ describeServer('limits of every operation with a body', () => {
 
   it.skipIf(isMock).each(cases([...withJsonBody, ...withMultipartBody]))('%s: 415 UNSUPPORTED_MEDIA_TYPE for another media type', async (_id, o) => {
     const { path } = exampleRequest(o);
-    const res = await raw(o.method.toUpperCase(), path, { headers: { 'content-type': 'text/plain' }, body: 'name=x' });
+    const res = await raw(o.method.toUpperCase(), path, { ...(await credentialsOf(o, { 'content-type': 'text/plain' })), body: 'name=x' });
     expect(res.status).toBe(415);
     expect(await errorOf(res)).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
@@ -198,6 +211,12 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     const body = (email: string) => json({ type: 'EMAIL_OTP', accountId: walletId, email });
     return [{ path: '/auth/credentials', body: body('jane@example.com') }, { path: '/auth/credentials', body: body('john@example.com') }, count];
   },
+  createAgent: async () => {
+    const customerId = await newCustomerId();
+    const count = async () => (await api.GET('/agents', { params: { query: { customerId } } })).data?.totalCount ?? -1;
+    const body = (name: string) => json({ name, customerId, policy: { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100 } } });
+    return [{ path: '/agents', body: body('first') }, { path: '/agents', body: body('second') }, count];
+  },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
     const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;
@@ -209,12 +228,15 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
   },
 };
 
-/** Keyed POSTs tested in their own files: funding; invitations, which have no list to count them in. */
-const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation']);
+/**
+ * Keyed POSTs tested in their own files: funding; invitations and device codes, which have no list to
+ * count them in; the agent's own POSTs, which take its bearer token.
+ */
+const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'createAgentDeviceCode', 'createCurrentAgentExternalAccount']);
 const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
 
 describe('Idempotency-Key on every POST that creates something', () => {
-  it('covers every implemented POST that takes an Idempotency-Key (fund and createInvitation have their own tests)', () => {
+  it('covers every implemented POST that takes an Idempotency-Key (the ownTests have their own)', () => {
     expect(takesKey.map((o) => o.operation.operationId).filter((id) => !ownTests.has(id)).sort()).toEqual(Object.keys(creating).sort());
   });
 

@@ -403,6 +403,32 @@ export interface WalletEmailTable {
   created_at: Timestamp;
 }
 
+export interface AgentTable {
+  id: string;
+  platform_id: string;
+  customer_id: string;
+  name: string;
+  is_paused: Generated<boolean>;
+  policy: Json<Schemas['AgentPolicy']>;
+  /** SHA-256 (hex) of the bearer access token, once a device code was redeemed. */
+  access_token_hash: string | null;
+  connected_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AgentDeviceCodeTable {
+  /** SHA-256 (hex) of the code: a code is a credential until it is redeemed. */
+  code_hash: string;
+  agent_id: string;
+  expires_at: Timestamp;
+  redeemed_at: Timestamp | null;
+  /** When a newer code of the agent made this one unusable. */
+  replaced_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -425,6 +451,8 @@ export interface Database {
   wallet_sessions: WalletSessionTable;
   wallet_requests: WalletRequestTable;
   wallet_emails: WalletEmailTable;
+  agents: AgentTable;
+  agent_device_codes: AgentDeviceCodeTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

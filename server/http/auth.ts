@@ -6,7 +6,8 @@ import type { Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext } from '../db/unit-of-work.ts';
 import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';
-import type { Permission, Principal } from '../shared/principal.ts';
+import type { AgentPermission, Permission, Principal } from '../shared/principal.ts';
+import { authenticateAgent } from '../agents/agent-auth.ts';
 import { authenticateBasic } from '../tokens/tokens.service.ts';
 
 const principals = new WeakMap<Request, Principal>();
@@ -49,12 +50,32 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
         deny(req, internalError());
       }
     },
-    // Agents and their access tokens arrive with the agents issue; until then no bearer token is valid.
-    bearerAuth: async (req: Request): Promise<boolean> => deny(req, unauthorized('Invalid or revoked access token', 'UNAUTHORIZED', 'Bearer')),
+    bearerAuth: async (req: Request): Promise<boolean> => {
+      const token = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (token === undefined) deny(req, unauthorized('Missing Bearer access token', 'UNAUTHORIZED', 'Bearer'));
+      let principal: Principal | undefined;
+      try {
+        principal = await authenticateAgent(collectingContext(runtime, db).ctx, token);
+      } catch (err) {
+        runtime.log.error({ err }, 'agent authentication failed on our side');
+        deny(req, internalError());
+      }
+      if (principal === undefined) deny(req, unauthorized('Invalid or revoked access token', 'UNAUTHORIZED', 'Bearer'));
+      principals.set(req, principal);
+      return true;
+    },
   };
 }
 
-export function authorize(principal: Principal | undefined, operation: { 'x-permission'?: string; operationId: string }): void {
+export function authorize(principal: Principal | undefined, operation: { 'x-permission'?: string; 'x-agent-permission'?: string; operationId: string }): void {
+  if (principal?.kind === 'agent') {
+    if (principal.isPaused) throw forbidden('AGENT_PAUSED', 'The platform has paused this agent.');
+    const agentNeeds = operation['x-agent-permission'] as AgentPermission | 'ANY' | undefined;
+    if (agentNeeds !== undefined && agentNeeds !== 'ANY' && !principal.permissions.includes(agentNeeds)) {
+      throw forbidden('AGENT_PERMISSION_DENIED', `This agent's policy does not grant ${agentNeeds}, which ${operation.operationId} needs.`);
+    }
+    return;
+  }
   const needed = operation['x-permission'] as Permission | undefined;
   if (principal?.kind !== 'token' || needed === undefined) return;
   if (!principal.permissions.includes(needed)) {

@@ -13,7 +13,7 @@ import type { Database } from '../db/schema.ts';
 import { collectingContext, runTasks } from '../db/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
-import type { Principal } from '../shared/principal.ts';
+import { PUBLIC, type Principal } from '../shared/principal.ts';
 import { authorize, principalOf } from './auth.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
@@ -25,6 +25,8 @@ import { afterHandlerHooks } from './test-control.ts';
 interface MatchedOperation {
   operationId: OperationId;
   'x-permission'?: string;
+  'x-agent-permission'?: string;
+  security?: unknown[];
 }
 
 interface OpenApiRequest extends Request {
@@ -94,7 +96,8 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
     const op = req.openapi?.schema;
     if (op === undefined) return next();
     try {
-      const principal = principalOf(req);
+      // `security: []` (redeeming a device code): no credentials, nobody in particular.
+      const principal = principalOf(req) ?? (Array.isArray(op.security) && op.security.length === 0 ? PUBLIC : undefined);
       authorize(principal, op);
       const handler = handlers[op.operationId];
       if (handler === notImplemented) {

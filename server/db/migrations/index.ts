@@ -9,6 +9,7 @@ import * as quotes from './0005_quotes.ts';
 import * as platformFees from './0006_platform_fees.ts';
 import * as invitations from './0007_invitations.ts';
 import * as embeddedWallets from './0008_embedded_wallets.ts';
+import * as agents from './0009_agents.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_platform_fees': platformFees,
   '0007_invitations': invitations,
   '0008_embedded_wallets': embeddedWallets,
+  '0009_agents': agents,
 };

@@ -1,0 +1,75 @@
+// Agents and their device codes. A deleted agent keeps its row (its actions name it) but is never
+// found again: not by id, not by its access token.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { paginate } from '../db/paginate.ts';
+import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
+
+export type AgentRow = Selectable<AgentTable>;
+export type DeviceCodeRow = Selectable<AgentDeviceCodeTable>;
+
+export interface AgentFilters {
+  customerId?: string;
+  isPaused?: boolean;
+  isConnected?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+}
+
+export async function insertAgent(db: Db, row: Insertable<AgentTable>): Promise<AgentRow> {
+  return db.insertInto('agents').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findAgent(db: Db, platformId: string, id: string): Promise<AgentRow | undefined> {
+  return db.selectFrom('agents').selectAll().where('platform_id', '=', platformId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** The agent, locked until the end of the transaction (its code issue, redemption and actions take turns). */
+export async function findAgentForUpdate(db: Db, id: string): Promise<AgentRow | undefined> {
+  return db.selectFrom('agents').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<AgentRow | undefined> {
+  return db.selectFrom('agents').selectAll().where('access_token_hash', '=', tokenHash).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export async function listAgents(db: Db, platformId: string, f: AgentFilters, page: PageRequest): Promise<PageRows<AgentRow>> {
+  let q = db.selectFrom('agents').where('platform_id', '=', platformId).where('deleted_at', 'is', null);
+  if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
+  if (f.isPaused !== undefined) q = q.where('is_paused', '=', f.isPaused);
+  if (f.isConnected !== undefined) q = q.where('connected_at', f.isConnected ? 'is not' : 'is', null);
+  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', new Date(f.createdAfter));
+  if (f.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(f.createdBefore));
+  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(f.updatedAfter));
+  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(f.updatedBefore));
+  return paginate(q, 'agents', page, (s) => s.selectAll());
+}
+
+export async function updateAgentRow(
+  db: Db,
+  id: string,
+  changes: Pick<Updateable<AgentTable>, 'name' | 'is_paused' | 'policy' | 'access_token_hash' | 'connected_at' | 'deleted_at' | 'updated_at'>,
+): Promise<AgentRow> {
+  return db.updateTable('agents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertDeviceCode(db: Db, row: Insertable<AgentDeviceCodeTable>): Promise<DeviceCodeRow> {
+  return db.insertInto('agent_device_codes').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Makes the agent's unredeemed codes unusable (a newer code replaces them, or the agent is deleted). */
+export async function replaceOpenCodes(db: Db, agentId: string, at: Date): Promise<void> {
+  await db.updateTable('agent_device_codes').set({ replaced_at: at }).where('agent_id', '=', agentId).where('redeemed_at', 'is', null).where('replaced_at', 'is', null).execute();
+}
+
+/** The code, locked: two redemptions of one code take turns, so one of them wins. */
+export async function findDeviceCodeForUpdate(db: Db, codeHash: string): Promise<DeviceCodeRow | undefined> {
+  return db.selectFrom('agent_device_codes').selectAll().where('code_hash', '=', codeHash).forUpdate().executeTakeFirst();
+}
+
+export async function markCodeRedeemed(db: Db, codeHash: string, at: Date): Promise<void> {
+  await db.updateTable('agent_device_codes').set({ redeemed_at: at }).where('code_hash', '=', codeHash).execute();
+}
