@@ -25,7 +25,7 @@ import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
 /** Operations of the contract not built yet: agent actions (quotes, transfers) and their approval. */
 const notBuiltYet = [
   'approveTransaction', 'rejectTransaction', 'listAgentActions', 'getAgentAction', 'approveAgentAction', 'rejectAgentAction',
-  'createCurrentAgentQuote', 'getCurrentAgentQuote', 'executeCurrentAgentQuote', 'createCurrentAgentTransferIn',
+  'executeCurrentAgentQuote', 'createCurrentAgentTransferIn',
   'createCurrentAgentTransferOut', 'listCurrentAgentActions', 'getCurrentAgentAction',
 ] as const;
 

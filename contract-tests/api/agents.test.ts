@@ -146,6 +146,22 @@ describeServer('Idempotency-Key on the agent POSTs outside the generic test', ()
     expect((await register(externalAccountInfo.usd())).response.status).toBe(422);
     expect((await agent.via.GET('/agents/me/external-accounts')).data?.totalCount).toBe(1);
   });
+
+  itServer("the agent's quote: a replay is the stored quote, created once; another body is 422", async () => {
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR'] });
+    const [usd, eur] = [(await customerInternalAccount(customer.id, 'USD')).id, (await customerInternalAccount(customer.id, 'EUR')).id];
+    const agent = await connectedAgent({}, customer.id);
+    const quote = (amount: number) =>
+      agent.via.POST('/agents/me/quotes', {
+        params: { header: { 'Idempotency-Key': `quote-${agent.agent.id}` } },
+        body: { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount },
+      });
+    const first = await quote(1_000);
+    const replay = await quote(1_000);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.data).toEqual(first.data);
+    expect((await quote(2_000)).response.status).toBe(422);
+  });
 });
 
 describeServer('the bearer token and /agents/me', () => {
@@ -214,6 +230,43 @@ describeServer('the bearer token and /agents/me', () => {
     await createExternalAccount({ customerId: stranger.id, currency: 'USD', accountInfo: externalAccountInfo.usd() });
     const { data: externals } = await agent.via.GET('/agents/me/external-accounts');
     expect(externals?.data.map((a) => a.id)).toEqual([registered.data?.id]);
+  });
+
+  itServer("quotes: from the customer's accounts only, within accountRestrictions, no immediatelyExecute; an agent reads only its own", async () => {
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe', currencies: ['USD', 'EUR'] });
+    const usd = (await customerInternalAccount(customer.id, 'USD')).id;
+    const eur = (await customerInternalAccount(customer.id, 'EUR')).id;
+    const agent = await connectedAgent({}, customer.id);
+    const body = (source: string, destination: string) => ({
+      source: { sourceType: 'ACCOUNT' as const, accountId: source },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: destination },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: 1_000,
+    });
+    const created = await agent.via.POST('/agents/me/quotes', { body: body(usd, eur) });
+    expect(created.response.status).toBe(201);
+    const quoteId = created.data?.id ?? '';
+    expect((await agent.via.GET('/agents/me/quotes/{quoteId}', { params: { path: { quoteId } } })).data).toEqual(created.data);
+    expect((await api.GET('/quotes/{quoteId}', { params: { path: { quoteId } } })).data?.id).toBe(quoteId);
+
+    const immediate = await agent.via.POST('/agents/me/quotes', { body: { ...body(usd, eur), immediatelyExecute: true } });
+    expect((immediate.error as { code?: string }).code).toBe('IMMEDIATE_EXECUTION_NOT_SUPPORTED');
+    const stranger = await createIndividualCustomer({ currencies: ['EUR'] });
+    const foreign = await agent.via.POST('/agents/me/quotes', { body: body(usd, (await customerInternalAccount(stranger.id, 'EUR')).id) });
+    expect(foreign.response.status).toBe(404);
+
+    // Another agent of the same customer, and the platform's own quotes, are not this agent's.
+    const other = await connectedAgent({}, customer.id);
+    expect((await other.via.GET('/agents/me/quotes/{quoteId}', { params: { path: { quoteId } } })).response.status).toBe(404);
+    const { data: platformQuote } = await api.POST('/quotes', { body: body(usd, eur) });
+    expect((await agent.via.GET('/agents/me/quotes/{quoteId}', { params: { path: { quoteId: platformQuote?.id ?? '' } } })).response.status).toBe(404);
+
+    const restricted = await connectedAgent({ accountRestrictions: { allowedAccountIds: [usd] } }, customer.id);
+    const outside = await restricted.via.POST('/agents/me/quotes', { body: body(usd, eur) });
+    expect(outside.response.status).toBe(403);
+    expect((outside.error as { code?: string }).code).toBe('AGENT_POLICY_VIOLATION');
+    const noPermission = await connectedAgent({ permissions: ['VIEW_TRANSACTIONS'] }, customer.id);
+    expect((await noPermission.via.POST('/agents/me/quotes', { body: body(usd, eur) })).response.status).toBe(403);
   });
 
   itPostgres('the access token is stored only as its SHA-256', async () => {

@@ -232,7 +232,7 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
  * Keyed POSTs tested in their own files: funding; invitations and device codes, which have no list to
  * count them in; the agent's own POSTs, which take its bearer token.
  */
-const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'createAgentDeviceCode', 'createCurrentAgentExternalAccount']);
+const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'createAgentDeviceCode', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote']);
 const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
 
 describe('Idempotency-Key on every POST that creates something', () => {

@@ -1,6 +1,8 @@
 // The /agents/me operations, with the agent's bearer token.
 import type { AreaHandlers } from '../http/handler-types.ts';
 import {
+  createAgentQuote,
+  getAgentQuote,
   getAgentTransaction,
   getCurrentAgent,
   listAgentExternalAccounts,
@@ -16,6 +18,8 @@ export const agentOperationHandlers: AreaHandlers<
   | 'createCurrentAgentExternalAccount'
   | 'listCurrentAgentTransactions'
   | 'getCurrentAgentTransaction'
+  | 'createCurrentAgentQuote'
+  | 'getCurrentAgentQuote'
 > = {
   getCurrentAgent: async (_req, ctx) => ({ status: 200, body: await getCurrentAgent(ctx) }),
   listCurrentAgentInternalAccounts: async (req, ctx) => ({ status: 200, body: await listAgentInternalAccounts(ctx, req.query) }),
@@ -23,4 +27,6 @@ export const agentOperationHandlers: AreaHandlers<
   createCurrentAgentExternalAccount: async (req, ctx) => ({ status: 201, body: await registerAgentExternalAccount(ctx, req.body) }),
   listCurrentAgentTransactions: async (req, ctx) => ({ status: 200, body: await listAgentTransactions(ctx, req.query) }),
   getCurrentAgentTransaction: async (req, ctx) => ({ status: 200, body: await getAgentTransaction(ctx, req.path.transactionId) }),
+  createCurrentAgentQuote: async (req, ctx) => ({ status: 201, body: await createAgentQuote(ctx, req.body) }),
+  getCurrentAgentQuote: async (req, ctx) => ({ status: 200, body: await getAgentQuote(ctx, req.path.quoteId) }),
 };

@@ -3,12 +3,15 @@
 import type { components, operations } from '../../generated/openapi.js';
 import type { RequestContext } from '../context.ts';
 import { listExternalAccounts, registerExternalAccount } from '../external-accounts/external-accounts.service.ts';
-import { listCustomerInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
-import { invalidField, notFound } from '../shared/errors.ts';
+import { canonicalAccountId, internalAccountNotFound, listCustomerInternalAccounts, requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import { createQuote, getQuote } from '../quotes/quotes.service.ts';
+import { requireLookupOf } from '../receiver/receiver.service.ts';
+import { badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
 import type { Page } from '../shared/page.ts';
 import type { AgentPrincipal } from '../shared/principal.ts';
 import { getTransaction, listTransactions } from '../transactions/transactions.service.ts';
-import { getAgent } from './agents.service.ts';
+import { getAgent, requireAgent } from './agents.service.ts';
 
 type Schemas = components['schemas'];
 type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
@@ -44,3 +47,55 @@ export async function getAgentTransaction(ctx: RequestContext, transactionId: st
   if (transaction.customerId !== callingAgent(ctx).customerId) throw notFound('TRANSACTION_NOT_FOUND', 'No such transaction.');
   return transaction;
 }
+
+/** An account of the agent's customer, found the way the platform finds it; another customer's is not found. */
+async function requireCustomerAccount(ctx: RequestContext, accountId: string): Promise<void> {
+  const { customerId } = callingAgent(ctx);
+  if (accountId.startsWith('ExternalAccount:')) {
+    const row = await requireExternalAccount(ctx, accountId);
+    if (row.customer_id !== customerId) throw notFound('EXTERNAL_ACCOUNT_NOT_FOUND', 'No such external account.');
+    return;
+  }
+  const row = await requireInternalAccount(ctx, accountId);
+  if (row.customer_id !== customerId) throw internalAccountNotFound();
+}
+
+/** The policy's accountRestrictions, when it has any, list every account an action names. */
+async function checkAllowedAccounts(ctx: RequestContext, accountIds: readonly string[]): Promise<void> {
+  const agent = await requireAgent(ctx, callingAgent(ctx).credentialId);
+  const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
+  if (allowed === undefined) return;
+  const outside = accountIds.filter((id) => !allowed.includes(id));
+  if (outside.length > 0) throw forbidden('AGENT_POLICY_VIOLATION', `The agent's policy does not allow ${outside.join(', ')} (accountRestrictions).`);
+}
+
+/**
+ * A quote from an account of the agent's customer, recorded as the agent's. Executing it is an
+ * agent action, where the limits and approval apply; so no immediatelyExecute here.
+ */
+export async function createAgentQuote(ctx: RequestContext, body: Schemas['QuoteCreateRequest']): Promise<Schemas['Quote']> {
+  const agent = callingAgent(ctx);
+  if (body.immediatelyExecute === true) {
+    throw badRequest('IMMEDIATE_EXECUTION_NOT_SUPPORTED', 'An agent executes its quotes with POST /agents/me/quotes/{quoteId}/execute, where its policy applies.');
+  }
+  const accounts: string[] = [];
+  let source = body.source;
+  if (source.sourceType === 'REALTIME_FUNDING') {
+    if (source.customerId !== undefined && source.customerId !== agent.customerId) throw invalidField('/source/customerId', "An agent quotes for its own customer only; omit customerId or send the agent's customer.");
+    source = { ...source, customerId: agent.customerId };
+  } else {
+    await requireCustomerAccount(ctx, source.accountId);
+    accounts.push(canonicalAccountId(source.accountId));
+  }
+  if (body.destination.destinationType === 'ACCOUNT') {
+    await requireCustomerAccount(ctx, body.destination.accountId);
+    accounts.push(canonicalAccountId(body.destination.accountId));
+  } else if (body.lookupId !== undefined) {
+    const lookup = await requireLookupOf(ctx, body.lookupId, 'UMA', body.destination.umaAddress);
+    if (lookup.customer_id !== agent.customerId) throw notFound('LOOKUP_NOT_FOUND', `No lookup ${body.lookupId}, or it expired (lookups are valid 15 minutes).`);
+  }
+  await checkAllowedAccounts(ctx, accounts);
+  return createQuote(ctx, { ...body, source }, agent.credentialId);
+}
+
+export const getAgentQuote = (ctx: RequestContext, quoteId: string): Promise<Schemas['Quote']> => getQuote(ctx, quoteId, callingAgent(ctx).credentialId);

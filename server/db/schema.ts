@@ -313,6 +313,8 @@ export interface QuoteTable {
   total_receiving_amount: number;
   fees_included: number;
   transaction_id: string | null;
+  /** The agent that created the quote, when an agent did. */
+  agent_id: string | null;
   details: Json<QuoteDetails>;
   expires_at: Timestamp;
   created_at: Timestamp;

@@ -175,7 +175,8 @@ function priced(terms: PriceTerms, body: Schemas['QuoteCreateRequest']): Price {
   return price;
 }
 
-export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCreateRequest']): Promise<Quote> {
+/** Creates a quote; `agentId` when an agent creates it (through the agent's own operation). */
+export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCreateRequest'], agentId: string | null = null): Promise<Quote> {
   const sourceIn = body.source;
   const destinationIn = body.destination;
   const source = await resolveSource(ctx, sourceIn);
@@ -228,6 +229,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     total_receiving_amount: price.totalReceivingAmount,
     fees_included: price.feesIncluded,
     transaction_id: null,
+    agent_id: agentId,
     details,
     expires_at: expiresAt,
     created_at: at,
@@ -251,8 +253,9 @@ async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<Q
   return linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now());
 }
 
-export async function getQuote(ctx: PlatformContext, quoteId: string): Promise<Quote> {
+/** A quote of the platform or, with `agentId`, only one that agent created. */
+export async function getQuote(ctx: PlatformContext, quoteId: string, agentId?: string): Promise<Quote> {
   const row = await findQuote(ctx.db, ctx.platformId, quoteId);
-  if (row === undefined) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
+  if (row === undefined || (agentId !== undefined && row.agent_id !== agentId)) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
   return toQuote(row, ctx.clock.now());
 }
