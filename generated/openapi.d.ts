@@ -5508,7 +5508,7 @@ export interface components {
          *
          *     | Value | Meaning | Next |
          *     |---|---|---|
-         *     | `PENDING_APPROVAL` | waiting for the platform: an incoming payment to approve, or the payment of an agent action whose policy needs approval; nothing has moved yet | `PROCESSING` on approve; `REJECTED` on reject; `FAILED` when it cannot start after approval (for example the quote expired) or when an incoming payment's approval window ends |
+         *     | `PENDING_APPROVAL` | waiting for the platform: an incoming payment to approve, or the payment of an agent action whose policy needs approval; nothing has moved yet | on approve, the status a new payment of its kind starts in (`PROCESSING`, or `PENDING` / `COMPLETED` as the sandbox outcome says); `REJECTED` on reject; `FAILED` when it cannot start after approval (for example the quote expired) or when an incoming payment's approval window ends |
          *     | `PENDING` | created, not started: waiting for the funds of a real-time-funded quote, or for the bank to accept the transfer | `PROCESSING`, `COMPLETED`, `FAILED`, `EXPIRED` (quote expired before the funds arrived), `CANCELLED` |
          *     | `PROCESSING` | the source was debited and the money is on its way | `COMPLETED`, `FAILED`, `CANCELLED` (outgoing bank transfers not yet settled) |
          *     | `COMPLETED` | the destination received the funds (`settledAt` is set) | `FAILED` when the receiving bank returns the payment (`failureReason: PAYMENT_RETURNED`) |
@@ -5847,6 +5847,11 @@ export interface components {
              * @example Agent:019542f5-b3e7-1d02-0000-00000000000c
              */
             agentId?: string;
+            /**
+             * @description The agent action whose payment this is, when an agent initiated it.
+             * @example AgentAction:019542f5-b3e7-1d02-0000-00000000000d
+             */
+            agentActionId?: string;
             /**
              * @description The memo given with the quote or transfer.
              * @example Invoice 2025-118
@@ -7189,7 +7194,10 @@ export interface components {
          *     currencies are converted at the current rate when an action is evaluated. An action that would
          *     exceed a limit is refused with `403 AGENT_POLICY_VIOLATION`; it never waits for approval. An
          *     absent optional limit means no limit of that kind. Daily windows are UTC days, monthly windows UTC
-         *     calendar months (see the agent's `usage`).
+         *     calendar months (see the agent's `usage`). Actions waiting in `PENDING_APPROVAL` count against the
+         *     limits as well as approved ones, so approving them never breaks a limit; rejected and failed ones
+         *     do not count. Limits hold under concurrent submissions: an agent's actions are evaluated one at a
+         *     time.
          * @example {
          *       "currency": "USD",
          *       "perTransactionLimit": 50000,
@@ -7674,6 +7682,13 @@ export interface components {
             quote?: components["schemas"]["Quote"];
             /** @description The transfer; only for `TRANSFER_OUT` and `TRANSFER_IN`. */
             transferDetails?: components["schemas"]["AgentTransferDetails"];
+            /**
+             * @description The action's payment, from submission on: while the action is `PENDING_APPROVAL` its
+             *     transaction is `PENDING_APPROVAL` too and nothing has moved, so the platform can also find and
+             *     decide it with `POST /transactions/{transactionId}/approve` or `/reject`.
+             * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+             */
+            transactionId?: string;
             /** @description The payment, once the action is approved and execution began; absent while `PENDING_APPROVAL` or `REJECTED`. */
             transaction?: components["schemas"]["Transaction"];
             /**

@@ -1,6 +1,7 @@
 // The operationId → handler map, joined from the areas. Its type names every operation of the
 // spec, so `npm run typecheck` fails when the spec gains an operation without a handler here; two
-// areas claiming one operation fail at start-up. `notImplemented` answers 501.
+// areas claiming one operation fail at start-up. An area marks an operation it does not serve yet
+// with `notImplemented` (501).
 import { agentOperationHandlers } from './agents/agent-operations.handlers.ts';
 import { agentHandlers } from './agents/agents.handlers.ts';
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
@@ -10,7 +11,7 @@ import { documentHandlers } from './documents/documents.handlers.ts';
 import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
 import { invitationHandlers } from './invitations/invitations.handlers.ts';
-import { joinAreas, notImplemented, type AreaHandlers, type OperationHandlers } from './http/handler-types.ts';
+import { joinAreas, type OperationHandlers } from './http/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
 import { platformHandlers } from './platform/platform.handlers.ts';
 import { quoteHandlers } from './quotes/quotes.handlers.ts';
@@ -21,15 +22,6 @@ import { transactionHandlers } from './transactions/transactions.handlers.ts';
 import { verificationHandlers } from './verifications/verifications.handlers.ts';
 import { walletAuthHandlers } from './wallet-auth/wallet-auth.handlers.ts';
 import { webhookHandlers } from './webhooks/webhooks.handlers.ts';
-
-/** Operations of the contract not built yet: agent actions (quotes, transfers) and their approval. */
-const notBuiltYet = [
-  'approveTransaction', 'rejectTransaction', 'listAgentActions', 'getAgentAction', 'approveAgentAction', 'rejectAgentAction',
-  'executeCurrentAgentQuote', 'createCurrentAgentTransferIn',
-  'createCurrentAgentTransferOut', 'listCurrentAgentActions', 'getCurrentAgentAction',
-] as const;
-
-const pending = Object.fromEntries(notBuiltYet.map((id) => [id, notImplemented])) as AreaHandlers<(typeof notBuiltYet)[number]>;
 
 export const handlers: OperationHandlers = joinAreas(
   platformHandlers,
@@ -51,5 +43,4 @@ export const handlers: OperationHandlers = joinAreas(
   walletAuthHandlers,
   agentHandlers,
   agentOperationHandlers,
-  pending,
 );

@@ -15,6 +15,7 @@ import { createQuote, getQuote, umaLookup } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 import { wallets } from '../support/wallets.ts';
+import { connectAgent } from '../support/agents.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
 const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
@@ -25,14 +26,7 @@ const cases = (list: SpecOperation[]) => list.map((o) => [o.operation.operationI
 
 /** The credentials an operation takes: the suite's platform token, or a connected agent's bearer token. */
 let agentToken: Promise<string> | undefined;
-const agentBearer = () =>
-  (agentToken ??= (async () => {
-    const customerId = await newCustomerId();
-    const permissions = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
-    const { data } = await api.POST('/agents', { body: { name: 'statuses', customerId, policy: { permissions: [...permissions], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100 } } } });
-    const redeemed = await raw('POST', `/agents/device-codes/${data?.deviceCode.code ?? ''}/redeem`, { auth: false });
-    return ((await redeemed.json()) as { accessToken: string }).accessToken;
-  })());
+const agentBearer = () => (agentToken ??= connectAgent().then((agent) => agent.accessToken));
 const credentialsOf = async (o: SpecOperation, headers: Record<string, string>) =>
   (o.operation.security ?? []).some((s) => 'bearerAuth' in s) ? { auth: false, headers: { ...headers, Authorization: `Bearer ${await agentBearer()}` } } : { headers };
 
@@ -110,6 +104,27 @@ async function usdAndEur() {
   const eur = accounts.find((a) => a.balance.currency.code === 'EUR')?.id ?? '';
   await api.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 10_000 } });
   return { usd, eur };
+}
+
+/** `count` transfer-outs an agent submitted that wait for approval, and how many have been decided since. */
+async function pendingAgentActions(count: number) {
+  const customerId = await newCustomerId();
+  const { data: account } = await api.GET('/customers/internal-accounts', { params: { query: { customerId } } });
+  const usd = account?.data[0]?.id ?? '';
+  await api.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 10_000 } });
+  const bank = (await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
+  const policy = { permissions: ['CREATE_TRANSFERS' as const], defaultExecutionMode: 'APPROVAL_REQUIRED' as const, spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } };
+  const { data } = await api.POST('/agents', { body: { name: 'approvals', customerId, policy } });
+  const agentId = data?.agent.id ?? '';
+  const redeemed = await raw('POST', `/agents/device-codes/${data?.deviceCode.code ?? ''}/redeem`, { auth: false });
+  const token = ((await redeemed.json()) as { accessToken: string }).accessToken;
+  const actions: { id: string; transactionId?: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await raw('POST', '/agents/me/transfer-out', { auth: false, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: { accountId: usd }, destination: { accountId: bank }, amount: 100 }) });
+    actions.push((await res.json()) as { id: string; transactionId?: string });
+  }
+  const decided = async () => (await api.GET('/agents/{agentId}/actions', { params: { path: { agentId } } })).data?.data.filter((a) => a.status !== 'PENDING_APPROVAL').length ?? -1;
+  return { agentId, actions, decided };
 }
 
 /** How many transactions the account has, funding excluded. */
@@ -217,6 +232,22 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     const body = (name: string) => json({ name, customerId, policy: { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100 } } });
     return [{ path: '/agents', body: body('first') }, { path: '/agents', body: body('second') }, count];
   },
+  approveAgentAction: async () => {
+    const { agentId, actions, decided } = await pendingAgentActions(2);
+    return [{ path: `/agents/${agentId}/actions/${actions[0]?.id}/approve`, body: noBody }, { path: `/agents/${agentId}/actions/${actions[1]?.id}/approve`, body: noBody }, decided];
+  },
+  rejectAgentAction: async () => {
+    const { agentId, actions, decided } = await pendingAgentActions(2);
+    return [{ path: `/agents/${agentId}/actions/${actions[0]?.id}/reject`, body: json({ reason: 'no' }) }, { path: `/agents/${agentId}/actions/${actions[1]?.id}/reject`, body: json({ reason: 'no' }) }, decided];
+  },
+  approveTransaction: async () => {
+    const { actions, decided } = await pendingAgentActions(2);
+    return [{ path: `/transactions/${actions[0]?.transactionId}/approve`, body: noBody }, { path: `/transactions/${actions[1]?.transactionId}/approve`, body: noBody }, decided];
+  },
+  rejectTransaction: async () => {
+    const { actions, decided } = await pendingAgentActions(2);
+    return [{ path: `/transactions/${actions[0]?.transactionId}/reject`, body: noBody }, { path: `/transactions/${actions[1]?.transactionId}/reject`, body: noBody }, decided];
+  },
   createPlatformExternalAccount: async () => {
     const reference = `idem-${unique()}`;
     const count = async () => (await api.GET('/platform/external-accounts', { params: { query: { limit: 100 } } })).data?.data.filter((a) => a.platformAccountId === reference).length ?? -1;
@@ -232,7 +263,7 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
  * Keyed POSTs tested in their own files: funding; invitations and device codes, which have no list to
  * count them in; the agent's own POSTs, which take its bearer token.
  */
-const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'createAgentDeviceCode', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote']);
+const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'createAgentDeviceCode', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'executeCurrentAgentQuote', 'createCurrentAgentTransferIn', 'createCurrentAgentTransferOut']);
 const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
 
 describe('Idempotency-Key on every POST that creates something', () => {

@@ -53,11 +53,6 @@ describeServer('errors in the documented shape', () => {
     expect(text).not.toMatch(/\bat \S+ \(|node_modules|SyntaxError|stack/);
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
-
-  itServer('an operation not implemented yet answers 501 NOT_IMPLEMENTED in the error shape', async () => {
-    const res = await call('GET', '/agents');
-    expect(res).toMatchObject({ status: 501, body: { status: 501, code: 'NOT_IMPLEMENTED' } });
-  });
 });
 
 describeServer('docs and spec', () => {

@@ -4,6 +4,7 @@
 // malformed multipart bodies, JSON values of the wrong type that used to be coerced, missing
 // bodies, and validation errors of union bodies that named every branch but the right one.
 import { describe, expect } from 'vitest';
+import { connectAgent } from '../support/agents.ts';
 import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
 import { api, baseUrl, credentials, describeServer, errorOf, idempotencyKey, itServer, raw, unique } from '../support/api.ts';
@@ -84,11 +85,15 @@ describeServer('dates and date-times', () => {
 describeServer('numbers', () => {
   itServer(`limit must be a decimal integer from 1 to 100 on all ${lists.length} lists`, async () => {
     expect(lists.length).toBeGreaterThanOrEqual(9);
+    const agent = await connectAgent();
     for (const list of lists) {
       const required = (list.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('CustomerIdFilter') && JSON.stringify(p).includes('"required":true'));
-      const base = `${list.path}?${required ? 'customerId=Customer%3A019542f5-b3e7-1d02-0000-000000000001&' : ''}`;
+      const path = list.path.replace('{agentId}', encodeURIComponent(agent.agentId));
+      const base = `${path}?${required ? 'customerId=Customer%3A019542f5-b3e7-1d02-0000-000000000001&' : ''}`;
+      // Bearer operations take the agent's token: the limit is checked after authentication.
+      const bearer = (list.operation.security ?? []).some((s) => 'bearerAuth' in s);
       for (const limit of ['Infinity', '1e400', '-Infinity', 'NaN', '0x10', '%201', '1e1', '1.0', '0', '101']) {
-        const res = await raw('GET', `${base}limit=${limit}`);
+        const res = await raw('GET', `${base}limit=${limit}`, bearer ? { auth: false, headers: { Authorization: `Bearer ${agent.accessToken}` } } : {});
         expect(res.status, `${list.operation.operationId} limit=${limit}`).toBe(400);
         expect((await errorOf(res)).details?.errors?.[0]?.field).toBe('query.limit');
       }

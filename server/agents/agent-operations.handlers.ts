@@ -1,5 +1,8 @@
-// The /agents/me operations, with the agent's bearer token.
+// The /agents/me operations, with the agent's bearer token: reads of its customer's things, its
+// quotes, and the actions it submits.
 import type { AreaHandlers } from '../http/handler-types.ts';
+import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { getOwnAction, listOwnActions, submitQuoteExecution, submitTransfer } from './agent-actions.service.ts';
 import {
   createAgentQuote,
   getAgentQuote,
@@ -20,6 +23,11 @@ export const agentOperationHandlers: AreaHandlers<
   | 'getCurrentAgentTransaction'
   | 'createCurrentAgentQuote'
   | 'getCurrentAgentQuote'
+  | 'executeCurrentAgentQuote'
+  | 'createCurrentAgentTransferOut'
+  | 'createCurrentAgentTransferIn'
+  | 'listCurrentAgentActions'
+  | 'getCurrentAgentAction'
 > = {
   getCurrentAgent: async (_req, ctx) => ({ status: 200, body: await getCurrentAgent(ctx) }),
   listCurrentAgentInternalAccounts: async (req, ctx) => ({ status: 200, body: await listAgentInternalAccounts(ctx, req.query) }),
@@ -29,4 +37,9 @@ export const agentOperationHandlers: AreaHandlers<
   getCurrentAgentTransaction: async (req, ctx) => ({ status: 200, body: await getAgentTransaction(ctx, req.path.transactionId) }),
   createCurrentAgentQuote: async (req, ctx) => ({ status: 201, body: await createAgentQuote(ctx, req.body) }),
   getCurrentAgentQuote: async (req, ctx) => ({ status: 200, body: await getAgentQuote(ctx, req.path.quoteId) }),
+  executeCurrentAgentQuote: async (req, ctx) => ({ status: 200, body: await submitQuoteExecution(ctx, req.path.quoteId, signatureHeaders(req.headers)) }),
+  createCurrentAgentTransferOut: async (req, ctx) => ({ status: 201, body: await submitTransfer(ctx, 'TRANSFER_OUT', req.body) }),
+  createCurrentAgentTransferIn: async (req, ctx) => ({ status: 201, body: await submitTransfer(ctx, 'TRANSFER_IN', req.body) }),
+  listCurrentAgentActions: async (req, ctx) => ({ status: 200, body: await listOwnActions(ctx, req.query) }),
+  getCurrentAgentAction: async (req, ctx) => ({ status: 200, body: await getOwnAction(ctx, req.path.actionId) }),
 };

@@ -49,7 +49,7 @@ export async function getAgentTransaction(ctx: RequestContext, transactionId: st
 }
 
 /** An account of the agent's customer, found the way the platform finds it; another customer's is not found. */
-async function requireCustomerAccount(ctx: RequestContext, accountId: string): Promise<void> {
+export async function requireCustomerAccount(ctx: RequestContext, accountId: string): Promise<void> {
   const { customerId } = callingAgent(ctx);
   if (accountId.startsWith('ExternalAccount:')) {
     const row = await requireExternalAccount(ctx, accountId);

@@ -1,9 +1,22 @@
-// Agents as the platform manages them, and the redemption of a device code by the agent itself.
+// Agents as the platform manages them (and decides their actions), and the redemption of a device
+// code by the agent itself.
 import type { AreaHandlers } from '../http/handler-types.ts';
+import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction } from './agent-actions.service.ts';
 import { createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
 
 export const agentHandlers: AreaHandlers<
-  'createAgent' | 'listAgents' | 'getAgent' | 'updateAgent' | 'deleteAgent' | 'updateAgentPolicy' | 'createAgentDeviceCode' | 'redeemAgentDeviceCode'
+  | 'createAgent'
+  | 'listAgents'
+  | 'getAgent'
+  | 'updateAgent'
+  | 'deleteAgent'
+  | 'updateAgentPolicy'
+  | 'createAgentDeviceCode'
+  | 'redeemAgentDeviceCode'
+  | 'listAgentActions'
+  | 'getAgentAction'
+  | 'approveAgentAction'
+  | 'rejectAgentAction'
 > = {
   createAgent: async (req, ctx) => ({ status: 201, body: await createAgent(ctx, req.body) }),
   listAgents: async (req, ctx) => ({ status: 200, body: await listAgents(ctx, req.query) }),
@@ -16,4 +29,8 @@ export const agentHandlers: AreaHandlers<
   updateAgentPolicy: async (req, ctx) => ({ status: 200, body: await updateAgentPolicy(ctx, req.path.agentId, req.body) }),
   createAgentDeviceCode: async (req, ctx) => ({ status: 201, body: await issueDeviceCode(ctx, req.path.agentId) }),
   redeemAgentDeviceCode: async (req, ctx) => ({ status: 200, body: await redeemDeviceCode(ctx, req.path.code) }),
+  listAgentActions: async (req, ctx) => ({ status: 200, body: await listAgentActions(ctx, req.path.agentId, req.query) }),
+  getAgentAction: async (req, ctx) => ({ status: 200, body: await getAgentAction(ctx, req.path.agentId, req.path.actionId) }),
+  approveAgentAction: async (req, ctx) => ({ status: 200, body: await approveAgentAction(ctx, req.path.agentId, req.path.actionId) }),
+  rejectAgentAction: async (req, ctx) => ({ status: 200, body: await rejectAgentAction(ctx, req.path.agentId, req.path.actionId, req.body?.reason) }),
 };

@@ -431,6 +431,29 @@ export interface AgentDeviceCodeTable {
   created_at: Timestamp;
 }
 
+/** What a transfer action moves, and the request the agent sent (run as sent when approved). */
+export interface AgentTransfer {
+  details: Schemas['AgentTransferDetails'];
+  request: Schemas['TransferOutRequest'] | Schemas['TransferInRequest'];
+}
+
+export interface AgentActionTable {
+  id: string;
+  platform_id: string;
+  agent_id: string;
+  customer_id: string;
+  type: Schemas['AgentActionType'];
+  status: Schemas['AgentActionStatus'];
+  quote_id: string | null;
+  transfer: Json<AgentTransfer> | null;
+  transaction_id: string | null;
+  /** The amount weighed against the spending limits, in their currency at submission. */
+  counted_amount: number;
+  rejection_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -455,6 +478,7 @@ export interface Database {
   wallet_emails: WalletEmailTable;
   agents: AgentTable;
   agent_device_codes: AgentDeviceCodeTable;
+  agent_actions: AgentActionTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
 }

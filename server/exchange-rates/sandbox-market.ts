@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import { currency } from '../shared/currencies.ts';
-import { ONE, parseDecimal, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
+import { floorTimes, ONE, parseDecimal, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 
 type PaymentRail = components['schemas']['PaymentRail'];
@@ -116,3 +116,8 @@ export const serviceFixedFee = (code: string): number => dollarsIn(code, SERVICE
 
 /** What one payment in `code` may carry when the platform sets no limits: 1 to 10,000,000 USD worth. */
 export const defaultLimits = (code: string): { min: number; max: number } => ({ min: dollarsIn(code, '1'), max: dollarsIn(code, '10000000') });
+
+/** `amount` smallest units of `from` in smallest units of `to` at the window's rate (rounded down). */
+export function valueIn(window: RateWindow, amount: number, from: string, to: string): number {
+  return Number(floorTimes(BigInt(amount), multiplier(window, from, to)));
+}

@@ -136,11 +136,39 @@ export async function openTransaction(
   // Everything else first, the money last (see `post`); a refused debit rolls all of it back.
   await emitTransactionEvent(ctx, row);
   await alsoRecord(row);
-  const account = draft.internalAccountId;
-  const { currency, amount } = draft;
+  await postOpening(ctx, row, opening);
+  return row;
+}
+
+/**
+ * Starts a transaction that waited for the platform's approval (PENDING_APPROVAL, nothing moved) as
+ * a new one would start: along `path` to its first visible status, with the opening's money.
+ */
+export async function startApprovedTransaction(
+  ctx: PlatformContext,
+  row: TransactionRow,
+  path: readonly Status[],
+  opening: Opening,
+  failureReason: FailureReason | null = null,
+): Promise<TransactionRow> {
+  const last = path.at(-1);
+  if (row.status !== 'PENDING_APPROVAL' || last === undefined) throw new Error(`ledger: transaction ${row.id} is not waiting for approval`);
+  assertPath('TransactionStatus', [row.status, ...path]);
+  const at = ctx.clock.now();
+  const moved = await moveTransactionStatus(ctx.db, row.id, row.status, { status: last, failure_reason: failureReason, settled_at: last === 'COMPLETED' ? at : null, updated_at: at });
+  if (moved === undefined) throw new Error(`ledger: transaction ${row.id} moved under its lock`);
+  await emitTransactionEvent(ctx, moved);
+  await postOpening(ctx, moved, opening);
+  return moved;
+}
+
+/** The money of a transaction's first status: funding, a receipt, a payment, a hold, or nothing. */
+async function postOpening(ctx: PlatformContext, row: TransactionRow, opening: Opening): Promise<void> {
+  const account = row.internal_account_id;
+  const { currency, amount } = row;
   if (account === null) {
     if (opening.kind !== 'NONE') throw new Error(`ledger: a ${opening.kind} needs an internal account`);
-    return row;
+    return;
   }
   switch (opening.kind) {
     case 'FUND':
@@ -166,7 +194,6 @@ export async function openTransaction(
     case 'NONE':
       break;
   }
-  return row;
 }
 
 /**

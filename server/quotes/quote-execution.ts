@@ -7,11 +7,11 @@ import type { PlatformContext } from '../context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { moveTransaction, openTransaction, type Opening } from '../ledger/ledger.service.ts';
+import { moveTransaction, type Opening } from '../ledger/ledger.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { toTransaction } from '../transactions/transactions.mapper.ts';
 import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
-import { scheduleNextChange } from '../transactions/transfers.service.ts';
+import { openPayment, scheduleNextChange, startApprovedPayment, type Initiator, type PreparedPayment } from '../transactions/transfers.service.ts';
 import { requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { planPayment, type PlannedDestination } from './payment-plan.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
@@ -35,31 +35,48 @@ function checkOpen(ctx: PlatformContext, quote: QuoteRow): void {
   }
 }
 
-async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<QuoteRow> {
+export async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<QuoteRow> {
   const quote = await findQuoteForUpdate(ctx.db, ctx.platformId, quoteId);
   if (quote === undefined) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
   return quote;
 }
 
-/** Executes a quote the caller has locked (or just created) from its internal-account source. */
-export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, headers: SignatureHeaders | undefined): Promise<void> {
+/**
+ * What executing a quote checks, and the payment it opens (the caller opens it, or starts the one
+ * an agent action recorded for approval). `signature` is 'VERIFIED' when the owner of a wallet
+ * source signed already (when the agent submitted the action).
+ */
+export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRow, signature: SignatureHeaders | 'VERIFIED' | undefined, options: { checkBalance?: boolean } = {}): Promise<PreparedPayment> {
   checkOpen(ctx, quote);
   if (quote.source_account_id === null) throw badRequest('INVALID_INPUT', 'Real-time-funded quotes execute when their funds arrive (POST /sandbox/send in the sandbox), not with this call.');
   const account = await requireInternalAccount(ctx, quote.source_account_id);
   if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; it cannot pay.`, { accountId: account.id });
-  if (account.type === 'EMBEDDED_WALLET') {
+  if (account.type === 'EMBEDDED_WALLET' && signature !== 'VERIFIED') {
     // The quote's signing request is used up with the execution, or not at all when it rolls back.
-    await requireIssuedSignature(ctx, { wallet: account, operation: 'executeQuote', target: { field: 'quoteId', id: quote.id } }, headers ?? { signature: undefined, requestId: undefined });
+    await requireIssuedSignature(ctx, { wallet: account, operation: 'executeQuote', target: { field: 'quoteId', id: quote.id } }, signature ?? { signature: undefined, requestId: undefined });
   }
   // The quote stays PENDING (everything rolls back), so it can be executed after funding.
-  if (account.balance < quote.total_sending_amount) {
+  if (options.checkBalance !== false && account.balance < quote.total_sending_amount) {
     throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${account.id} is less than ${quote.total_sending_amount}; fund it and execute again before the quote expires.`, { accountId: account.id });
   }
   const plan = planPayment(await plannedDestination(ctx, quote));
   const credit = quote.destination_account_id?.startsWith('InternalAccount:') === true ? { account: quote.destination_account_id, currency: quote.receiving_currency, amount: quote.total_receiving_amount } : undefined;
   const opening: Opening = plan.returned === 'COMPLETED' ? { kind: 'SEND', ...(credit === undefined ? {} : { credit }) } : { kind: 'HOLD' };
-  const transaction = await openTransaction(ctx, await quoteTransactionDraft(ctx, quote), [plan.returned], opening, null, (opened) => scheduleNextChange(ctx, opened, plan.later, plan.failureReason));
+  return { draft: await quoteTransactionDraft(ctx, quote), path: [plan.returned], opening, failureReason: null, later: plan.later, laterFailureReason: plan.failureReason };
+}
+
+/** Executes a quote the caller has locked (or just created) from its internal-account source. */
+export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, signature: SignatureHeaders | 'VERIFIED' | undefined, initiator: Initiator = {}): Promise<TransactionRow> {
+  const transaction = await openPayment(ctx, await prepareQuoteExecution(ctx, quote, signature), initiator);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
+  return transaction;
+}
+
+/** Executes a quote whose execution an agent action recorded for approval, in that action's transaction. */
+export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow, pending: TransactionRow): Promise<TransactionRow> {
+  const transaction = await startApprovedPayment(ctx, pending, await prepareQuoteExecution(ctx, quote, 'VERIFIED'));
+  await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
+  return transaction;
 }
 
 export async function executeQuote(ctx: PlatformContext, quoteId: string, headers: SignatureHeaders): Promise<void> {

@@ -1,12 +1,18 @@
-// Transfers in and out, and the transactions they (and every other money movement) create.
+// Transfers in and out, and the transactions they (and every other money movement) create; the
+// platform's decision on a transaction waiting for it (an agent action's payment).
+import { approveTransaction, rejectTransaction } from '../agents/agent-actions.service.ts';
 import type { AreaHandlers } from '../http/handler-types.ts';
 import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
 import { createTransferIn, createTransferOut } from './transfers.service.ts';
 
-export const transactionHandlers: AreaHandlers<'createTransferIn' | 'createTransferOut' | 'listTransactions' | 'getTransaction' | 'cancelTransaction'> = {
+export const transactionHandlers: AreaHandlers<
+  'createTransferIn' | 'createTransferOut' | 'listTransactions' | 'getTransaction' | 'cancelTransaction' | 'approveTransaction' | 'rejectTransaction'
+> = {
   createTransferIn: async (req, ctx) => ({ status: 201, body: await createTransferIn(ctx, req.body) }),
   createTransferOut: async (req, ctx) => ({ status: 201, body: await createTransferOut(ctx, req.body) }),
   listTransactions: async (req, ctx) => ({ status: 200, body: await listTransactions(ctx, req.query) }),
   getTransaction: async (req, ctx) => ({ status: 200, body: await getTransaction(ctx, req.path.transactionId) }),
   cancelTransaction: async (req, ctx) => ({ status: 200, body: await cancelTransaction(ctx, req.path.transactionId, req.body?.reason) }),
+  approveTransaction: async (req, ctx) => ({ status: 200, body: await approveTransaction(ctx, req.path.transactionId) }),
+  rejectTransaction: async (req, ctx) => ({ status: 200, body: await rejectTransaction(ctx, req.path.transactionId, req.body?.reason) }),
 };

@@ -23,6 +23,7 @@ export function toTransaction(row: TransactionRow): Transaction {
     ...(d.quoteId === undefined ? {} : { quoteId: d.quoteId }),
     ...(d.paymentRail === undefined ? {} : { paymentRail: d.paymentRail }),
     ...(d.agentId === undefined ? {} : { agentId: d.agentId }),
+    ...(d.agentActionId === undefined ? {} : { agentActionId: d.agentActionId }),
     ...(d.description === undefined ? {} : { description: d.description }),
     ...(d.counterpartyInformation === undefined ? {} : { counterpartyInformation: d.counterpartyInformation }),
     ...(d.reconciliationInstructions === undefined ? {} : { reconciliationInstructions: d.reconciliationInstructions }),

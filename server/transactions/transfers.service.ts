@@ -12,7 +12,7 @@ import { requireExternalAccount } from '../external-accounts/external-accounts.s
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
-import { moveTransaction, openTransaction, type NewTransaction, type Opening } from '../ledger/ledger.service.ts';
+import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction, type Opening } from '../ledger/ledger.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
@@ -72,7 +72,44 @@ export async function ownerFields(ctx: PlatformContext, customerId: string | nul
   return platformCustomerId === undefined ? {} : { platformCustomerId };
 }
 
+/** A payment ready to open: its row, its first statuses and money, and the changes that follow. */
+export interface PreparedPayment {
+  draft: NewTransaction;
+  path: Status[];
+  opening: Opening;
+  failureReason: FailureReason | null;
+  later: readonly StatusChange[];
+  laterFailureReason: FailureReason | null;
+}
+
+/** Who initiated a payment, when an agent did: recorded in its details. */
+export type Initiator = Pick<Schemas['TransactionBase'], 'agentId' | 'agentActionId'>;
+
+/** Opens a prepared payment, as its first visible status, and schedules what follows. */
+export async function openPayment(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator = {}): Promise<TransactionRow> {
+  const draft = { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } };
+  return openTransaction(ctx, draft, prepared.path, prepared.opening, prepared.failureReason, (opened) => scheduleNextChange(ctx, opened, prepared.later, prepared.laterFailureReason));
+}
+
+/** Records a prepared payment that waits for the platform's approval: PENDING_APPROVAL, nothing moved. */
+export async function openPaymentForApproval(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator): Promise<TransactionRow> {
+  return openTransaction(ctx, { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } }, ['PENDING_APPROVAL'], { kind: 'NONE' });
+}
+
+/** Starts an approved payment (prepared again at approval) as a new one would start. */
+export async function startApprovedPayment(ctx: PlatformContext, row: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
+  // From PENDING_APPROVAL a refusal fails at once: there was no PENDING stage to leave.
+  const path = prepared.path.at(-1) === 'FAILED' ? (['FAILED'] as Status[]) : prepared.path;
+  const started = await startApprovedTransaction(ctx, row, path, prepared.opening, prepared.failureReason);
+  await scheduleNextChange(ctx, started, prepared.later, prepared.laterFailureReason);
+  return started;
+}
+
 export async function createTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<Transaction> {
+  return toTransaction(await openPayment(ctx, await prepareTransferIn(ctx, body)));
+}
+
+export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<PreparedPayment> {
   const internal = await requireInternalAccount(ctx, body.destination.accountId);
   const external = await requireExternalAccount(ctx, body.source.accountId);
   checkPair(internal, external);
@@ -101,12 +138,15 @@ export async function createTransferIn(ctx: PlatformContext, body: Schemas['Tran
     },
   };
   const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
-  const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleNextChange(ctx, opened, outcome.later, outcome.failureReason));
-  return toTransaction(row);
+  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
 }
 
 export async function createTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest']): Promise<Transaction> {
+  return toTransaction(await openPayment(ctx, await prepareTransferOut(ctx, body)));
+}
+
+/** `checkBalance: false` for a transfer that will wait for approval (the balance is checked then). */
+export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean } = {}): Promise<PreparedPayment> {
   const internal = await requireInternalAccount(ctx, body.source.accountId);
   if (internal.type === 'EMBEDDED_WALLET') {
     // Self-custodial: the owner signs every payment out, which only a quote's execution carries.
@@ -120,7 +160,7 @@ export async function createTransferOut(ctx: PlatformContext, body: Schemas['Tra
   }
   // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
   // ledger's conditional debit is what makes it hold under concurrency.
-  if (internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
+  if (options.checkBalance !== false && internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
   const outcome = transferOutOutcome(sandboxIdentifier(external.account_info));
   const amount = { amount: body.amount, currency: currency(internal.currency) };
   const reference = newReference(rail);
@@ -147,9 +187,7 @@ export async function createTransferOut(ctx: PlatformContext, body: Schemas['Tra
     },
   };
   const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
-  const failureReason = outcome.returned === 'FAILED' ? outcome.failureReason : null;
-  const row = await openTransaction(ctx, draft, openingPath(outcome), opening, failureReason, (opened) => scheduleNextChange(ctx, opened, outcome.later, outcome.failureReason));
-  return toTransaction(row);
+  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
 }
 
 /** A scheduled change of a transfer: applied if the transaction is still where it was left, then the next is scheduled. */

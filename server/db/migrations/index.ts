@@ -10,6 +10,7 @@ import * as platformFees from './0006_platform_fees.ts';
 import * as invitations from './0007_invitations.ts';
 import * as embeddedWallets from './0008_embedded_wallets.ts';
 import * as agents from './0009_agents.ts';
+import * as agentActions from './0010_agent_actions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_invitations': invitations,
   '0008_embedded_wallets': embeddedWallets,
   '0009_agents': agents,
+  '0010_agent_actions': agentActions,
 };
