@@ -2003,13 +2003,17 @@ export interface paths {
         /**
          * Create a quote for the customer
          * @description Creates a cross-currency quote from an account of the agent's customer, as `POST /quotes` does
-         *     for the platform. The quote only locks the rate and fees; nothing moves until the agent executes
-         *     it with `POST /agents/me/quotes/{quoteId}/execute`, which is where the policy's limits and
-         *     approval rules apply. `immediatelyExecute: true` is therefore not accepted from an agent. Needs
-         *     the `CREATE_QUOTES` policy permission.
+         *     for the platform. The quote locks the rate and fees; nothing moves until its execution is
+         *     submitted as an `EXECUTE_QUOTE` agent action, where the policy's limits and approval rules
+         *     apply: with `POST /agents/me/quotes/{quoteId}/execute`, or in this request with
+         *     `immediatelyExecute: true` (internal-account sources that are not Embedded Wallets). Then the
+         *     quote comes back executed (`PROCESSING` or `COMPLETED`) when the policy approves at once, or
+         *     `PENDING` while the action waits for the platform; `agentActionId` names the action. A policy
+         *     violation (`403`) or a short balance (`400 INSUFFICIENT_FUNDS`) creates neither quote nor action.
+         *     Needs the `CREATE_QUOTES` policy permission (and `EXECUTE_QUOTES` for `immediatelyExecute`).
          *
          *     Errors: `400` for an invalid body, or `IMMEDIATE_EXECUTION_NOT_SUPPORTED` when
-         *     `immediatelyExecute` is true; `401` for a missing, unknown or revoked token; `403 AGENT_PAUSED`,
+         *     `immediatelyExecute` is true for a real-time-funded or Embedded Wallet source; `401` for a missing, unknown or revoked token; `403 AGENT_PAUSED`,
          *     `403 AGENT_PERMISSION_DENIED`, or `403 AGENT_POLICY_VIOLATION` when the source or destination
          *     account is outside the policy's `accountRestrictions`; `404` when an account, or the lookup, does
          *     not exist or belongs to another customer; `409 IDEMPOTENCY_KEY_IN_USE` and `422` as for every
@@ -6396,6 +6400,12 @@ export interface components {
             transactionId?: string;
             /** @description How to send the funds; only for `REALTIME_FUNDING` sources. */
             paymentInstructions?: components["schemas"]["QuotePaymentInstruction"][];
+            /**
+             * @description For a quote an agent created: the `EXECUTE_QUOTE` agent action that submitted its execution
+             *     (the latest, when an earlier one was rejected). Follow it with `GET /agents/me/actions/{actionId}`.
+             * @example AgentAction:019542f5-b3e7-1d02-0000-00000000000d
+             */
+            agentActionId?: string;
             /**
              * @description Present only when the source is an `EMBEDDED_WALLET` internal account: the exact string to
              *     sign with the signing key of an active session of the wallet. Send the signature as header

@@ -163,6 +163,33 @@ describeServer('agent actions outside policy', () => {
     expect(await balanceOf(s.usd)).toBe(97_000);
   });
 
+  itServer('immediatelyExecute submits the execution through the policy: executed at once, or PENDING with its action; one pending execution per quote', async () => {
+    const quoteBody = (s: Awaited<ReturnType<typeof setup>>, amount: number) => ({
+      source: { sourceType: 'ACCOUNT' as const, accountId: s.usd },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: s.eur },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: amount,
+      immediatelyExecute: true,
+    });
+    const auto = await setup({ approvalThresholds: { currency: 'USD', amount: 5_000 } });
+    const { data: executed } = await auto.via.POST('/agents/me/quotes', { body: quoteBody(auto, 4_000) });
+    expect(executed?.status).toBe('COMPLETED');
+    expect((await auto.action(executed?.agentActionId ?? ''))).toMatchObject({ type: 'EXECUTE_QUOTE', status: 'APPROVED' });
+    const { data: waiting, response } = await auto.via.POST('/agents/me/quotes', { body: quoteBody(auto, 6_000) });
+    expect(response.status).toBe(201);
+    expect(waiting?.status).toBe('PENDING');
+    expect((await auto.action(waiting?.agentActionId ?? ''))?.status).toBe('PENDING_APPROVAL');
+    const again = await auto.via.POST('/agents/me/quotes/{quoteId}/execute', { params: { path: { quoteId: waiting?.id ?? '' } } });
+    expect(again.response.status).toBe(409);
+    expect(codeOf(again.error)).toBe('CONFLICT');
+    // Over a limit: no quote, no action.
+    const before = (await auto.via.GET('/agents/me/actions')).data?.totalCount;
+    const refused = await auto.via.POST('/agents/me/quotes', { body: quoteBody(auto, 60_000) });
+    expect(refused.response.status).toBe(403);
+    expect((await auto.via.GET('/agents/me/actions')).data?.totalCount).toBe(before);
+    expect(await balanceOf(auto.usd)).toBe(96_000);
+  });
+
   itServer("a deleted agent's pending actions can no longer be approved; another agent's actions are not found", async () => {
     const s = await setup({ defaultExecutionMode: 'APPROVAL_REQUIRED' });
     const pending = await s.transferOutAction(1_000);

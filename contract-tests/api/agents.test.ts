@@ -232,7 +232,7 @@ describeServer('the bearer token and /agents/me', () => {
     expect(externals?.data.map((a) => a.id)).toEqual([registered.data?.id]);
   });
 
-  itServer("quotes: from the customer's accounts only, within accountRestrictions, no immediatelyExecute; an agent reads only its own", async () => {
+  itServer("quotes: from the customer's accounts only, within accountRestrictions, immediatelyExecute only from held accounts; an agent reads only its own", async () => {
     const customer = await createIndividualCustomer({ fullName: 'Jane Doe', currencies: ['USD', 'EUR'] });
     const usd = (await customerInternalAccount(customer.id, 'USD')).id;
     const eur = (await customerInternalAccount(customer.id, 'EUR')).id;
@@ -249,8 +249,10 @@ describeServer('the bearer token and /agents/me', () => {
     expect((await agent.via.GET('/agents/me/quotes/{quoteId}', { params: { path: { quoteId } } })).data).toEqual(created.data);
     expect((await api.GET('/quotes/{quoteId}', { params: { path: { quoteId } } })).data?.id).toBe(quoteId);
 
-    const immediate = await agent.via.POST('/agents/me/quotes', { body: { ...body(usd, eur), immediatelyExecute: true } });
-    expect((immediate.error as { code?: string }).code).toBe('IMMEDIATE_EXECUTION_NOT_SUPPORTED');
+    const realtime = await agent.via.POST('/agents/me/quotes', {
+      body: { source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true },
+    });
+    expect((realtime.error as { code?: string }).code).toBe('IMMEDIATE_EXECUTION_NOT_SUPPORTED');
     const stranger = await createIndividualCustomer({ currencies: ['EUR'] });
     const foreign = await agent.via.POST('/agents/me/quotes', { body: body(usd, (await customerInternalAccount(stranger.id, 'EUR')).id) });
     expect(foreign.response.status).toBe(404);

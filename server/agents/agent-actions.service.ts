@@ -10,7 +10,7 @@ import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';
 import { moveTransaction } from '../ledger/ledger.service.ts';
 import { executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
 import { getQuote } from '../quotes/quotes.service.ts';
-import type { QuoteRow } from '../quotes/quotes.repository.ts';
+import { noteAgentAction, type QuoteRow } from '../quotes/quotes.repository.ts';
 import { ApiError, conflict, forbidden, notFound, unauthorized } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
@@ -131,6 +131,8 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
   const agent = await lockCallingAgent(ctx);
   const quote = await lockQuote(ctx, quoteId);
   if (quote.agent_id !== agent.id) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
+  const earlier = quote.agent_action_id === null ? undefined : await findAction(ctx.db, ctx.platformId, quote.agent_action_id, agent.id);
+  if (earlier?.status === 'PENDING_APPROVAL') throw conflict('CONFLICT', `Quote ${quote.id} already waits for approval in agent action ${earlier.id}.`, { agentActionId: earlier.id });
   const accounts = [quote.source_account_id, quote.destination_account_id].filter((id): id is string => id !== null);
   const decision = await decide(ctx, agent, accounts, quote.total_sending_amount, quote.sending_currency);
   const id = newId('AgentAction');
@@ -143,7 +145,9 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
     transaction = await openPaymentForApproval(ctx, await prepareQuoteExecution(ctx, quote, signature, { checkBalance: false }), initiator);
   }
   const counted = valueIn(rateWindow(ctx.clock.now()), quote.total_sending_amount, quote.sending_currency, agent.policy.spendingLimits.currency);
-  return record(ctx, agent, { id, type: 'EXECUTE_QUOTE', status: decision, quote_id: quote.id, transaction_id: transaction.id, transfer: null, counted });
+  const action = await record(ctx, agent, { id, type: 'EXECUTE_QUOTE', status: decision, quote_id: quote.id, transaction_id: transaction.id, transfer: null, counted });
+  await noteAgentAction(ctx.db, quote.id, id);
+  return { ...action, ...(action.quote === undefined ? {} : { quote: await getQuote(ctx, quote.id) }) };
 }
 
 /** Fails an approved action whose payment cannot start, with its payment. */

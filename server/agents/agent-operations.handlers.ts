@@ -35,7 +35,7 @@ export const agentOperationHandlers: AreaHandlers<
   createCurrentAgentExternalAccount: async (req, ctx) => ({ status: 201, body: await registerAgentExternalAccount(ctx, req.body) }),
   listCurrentAgentTransactions: async (req, ctx) => ({ status: 200, body: await listAgentTransactions(ctx, req.query) }),
   getCurrentAgentTransaction: async (req, ctx) => ({ status: 200, body: await getAgentTransaction(ctx, req.path.transactionId) }),
-  createCurrentAgentQuote: async (req, ctx) => ({ status: 201, body: await createAgentQuote(ctx, req.body) }),
+  createCurrentAgentQuote: async (req, ctx) => ({ status: 201, body: await createAgentQuote(ctx, req.body, (quoteId) => submitQuoteExecution(ctx, quoteId, signatureHeaders({}))) }),
   getCurrentAgentQuote: async (req, ctx) => ({ status: 200, body: await getAgentQuote(ctx, req.path.quoteId) }),
   executeCurrentAgentQuote: async (req, ctx) => ({ status: 200, body: await submitQuoteExecution(ctx, req.path.quoteId, signatureHeaders(req.headers)) }),
   createCurrentAgentTransferOut: async (req, ctx) => ({ status: 201, body: await submitTransfer(ctx, 'TRANSFER_OUT', req.body) }),

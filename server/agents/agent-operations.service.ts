@@ -69,14 +69,27 @@ async function checkAllowedAccounts(ctx: RequestContext, accountIds: readonly st
   if (outside.length > 0) throw forbidden('AGENT_POLICY_VIOLATION', `The agent's policy does not allow ${outside.join(', ')} (accountRestrictions).`);
 }
 
+/** Only internal accounts that are not Embedded Wallets pay at once (as for the platform's quotes). */
+async function checkImmediateSource(ctx: RequestContext, source: Schemas['QuoteCreateRequest']['source']): Promise<void> {
+  const wallet = source.sourceType === 'ACCOUNT' && !source.accountId.startsWith('ExternalAccount:') && (await requireInternalAccount(ctx, source.accountId)).type === 'EMBEDDED_WALLET';
+  if (source.sourceType === 'REALTIME_FUNDING' || source.accountId.startsWith('ExternalAccount:') || wallet) {
+    throw badRequest('IMMEDIATE_EXECUTION_NOT_SUPPORTED', 'immediatelyExecute needs an internal-account source that is not an Embedded Wallet: create the quote, then execute it.');
+  }
+}
+
 /**
- * A quote from an account of the agent's customer, recorded as the agent's. Executing it is an
- * agent action, where the limits and approval apply; so no immediatelyExecute here.
+ * A quote from an account of the agent's customer, recorded as the agent's. Its execution is an
+ * agent action, where the limits and approval apply: with `immediatelyExecute`, submitted here
+ * (`submitExecution`), in the same database transaction as the quote.
  */
-export async function createAgentQuote(ctx: RequestContext, body: Schemas['QuoteCreateRequest']): Promise<Schemas['Quote']> {
+export async function createAgentQuote(
+  ctx: RequestContext,
+  body: Schemas['QuoteCreateRequest'],
+  submitExecution: (quoteId: string) => Promise<unknown>,
+): Promise<Schemas['Quote']> {
   const agent = callingAgent(ctx);
-  if (body.immediatelyExecute === true) {
-    throw badRequest('IMMEDIATE_EXECUTION_NOT_SUPPORTED', 'An agent executes its quotes with POST /agents/me/quotes/{quoteId}/execute, where its policy applies.');
+  if (body.immediatelyExecute === true && !agent.permissions.includes('EXECUTE_QUOTES')) {
+    throw forbidden('AGENT_PERMISSION_DENIED', "This agent's policy does not grant EXECUTE_QUOTES, which immediatelyExecute needs.");
   }
   const accounts: string[] = [];
   let source = body.source;
@@ -95,7 +108,11 @@ export async function createAgentQuote(ctx: RequestContext, body: Schemas['Quote
     if (lookup.customer_id !== agent.customerId) throw notFound('LOOKUP_NOT_FOUND', `No lookup ${body.lookupId}, or it expired (lookups are valid 15 minutes).`);
   }
   await checkAllowedAccounts(ctx, accounts);
-  return createQuote(ctx, { ...body, source }, agent.credentialId);
+  if (body.immediatelyExecute === true) await checkImmediateSource(ctx, source);
+  const quote = await createQuote(ctx, { ...body, source, immediatelyExecute: false }, agent.credentialId);
+  if (body.immediatelyExecute !== true) return quote;
+  await submitExecution(quote.id);
+  return getQuote(ctx, quote.id, agent.credentialId);
 }
 
 export const getAgentQuote = (ctx: RequestContext, quoteId: string): Promise<Schemas['Quote']> => getQuote(ctx, quoteId, callingAgent(ctx).credentialId);

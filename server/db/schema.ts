@@ -313,8 +313,9 @@ export interface QuoteTable {
   total_receiving_amount: number;
   fees_included: number;
   transaction_id: string | null;
-  /** The agent that created the quote, when an agent did. */
+  /** The agent that created the quote, when an agent did, and the latest execution it submitted. */
   agent_id: string | null;
+  agent_action_id: Generated<string | null>;
   details: Json<QuoteDetails>;
   expires_at: Timestamp;
   created_at: Timestamp;

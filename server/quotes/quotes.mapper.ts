@@ -44,6 +44,7 @@ export function toQuote(row: QuoteWithPayment, now: Date): Schemas['Quote'] {
     exchangeRate: d.exchangeRate,
     feesIncluded: row.fees_included,
     ...(row.transaction_id === null ? {} : { transactionId: row.transaction_id }),
+    ...(row.agent_action_id === null ? {} : { agentActionId: row.agent_action_id }),
     ...(d.paymentInstructions === undefined ? {} : { paymentInstructions: d.paymentInstructions }),
     ...(d.payloadToSign === undefined ? {} : { payloadToSign: d.payloadToSign }),
     ...(d.counterpartyInformation === undefined ? {} : { counterpartyInformation: d.counterpartyInformation }),

@@ -41,3 +41,8 @@ export async function closeQuote(db: Db, id: string, changes: { state: 'EXECUTED
 export async function linkQuoteTransaction(db: Db, id: string, transactionId: string, at: Date): Promise<QuoteRow> {
   return db.updateTable('quotes').set({ transaction_id: transactionId, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Records the agent action that submitted the quote's execution. */
+export async function noteAgentAction(db: Db, id: string, actionId: string): Promise<void> {
+  await db.updateTable('quotes').set({ agent_action_id: actionId }).where('id', '=', id).execute();
+}

@@ -22,8 +22,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('agent_actions_agent_created').on('agent_actions').columns(['agent_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('agent_actions_transaction').on('agent_actions').column('transaction_id').execute();
+  // The latest execution an agent submitted for a quote.
+  await db.schema.alterTable('quotes').addColumn('agent_action_id', 'text', (c) => c.references('agent_actions.id')).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('quotes').dropColumn('agent_action_id').execute();
   await db.schema.dropTable('agent_actions').execute();
 }
