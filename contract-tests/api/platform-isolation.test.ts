@@ -11,6 +11,7 @@ import { createIndividualCustomer, createToken, customerInternalAccount, fund } 
 import type { PaymentsClient } from '../../client/index.ts';
 import { createQuote } from '../support/quotes.ts';
 import { CLIENT_KEY, wallets } from '../support/wallets.ts';
+import { connectAgent } from '../support/agents.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 let other: PaymentsClient;
@@ -100,5 +101,21 @@ describe('platform isolation', () => {
     expect(statuses).toEqual(statuses.map(() => 404));
     expect((await wallets.listSessions(walletId)).data.map((s) => s.id)).toEqual([session.id]);
     expect((await wallets.listCredentials(walletId)).data.map((c) => c.id)).toEqual([credentialId]);
+  });
+
+  itPostgres("an agent, its codes and its actions are this platform's only", async () => {
+    const agent = await connectAgent();
+    const agentId = agent.agentId;
+    const statuses = [
+      (await other.GET('/agents/{agentId}', { params: { path: { agentId } } })).response.status,
+      (await other.PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { isPaused: true } })).response.status,
+      (await other.PATCH('/agents/{agentId}/policy', { params: { path: { agentId } }, body: { permissions: ['VIEW_TRANSACTIONS'] } })).response.status,
+      (await other.POST('/agents/{agentId}/device-codes', { params: { path: { agentId } } })).response.status,
+      (await other.GET('/agents/{agentId}/actions', { params: { path: { agentId } } })).response.status,
+      (await other.DELETE('/agents/{agentId}', { params: { path: { agentId } } })).response.status,
+    ];
+    expect(statuses).toEqual(statuses.map(() => 404));
+    expect((await other.GET('/agents', { params: { query: { customerId: agent.customerId } } })).data?.totalCount).toBe(0);
+    expect((await agent.via.GET('/agents/me')).data).toMatchObject({ id: agentId, isPaused: false });
   });
 });

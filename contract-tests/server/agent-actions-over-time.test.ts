@@ -83,6 +83,16 @@ describe.skipIf(target === 'prism')('agent actions over time', () => {
     }
   });
 
+  it('a device code expires 15 minutes after it was issued: 400 DEVICE_CODE_EXPIRED', async () => {
+    const { data: customer } = await own.via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
+    const policy = { permissions: ['VIEW_TRANSACTIONS' as const], defaultExecutionMode: 'AUTO' as const, spendingLimits: { currency: 'USD', perTransactionLimit: 100 } };
+    const { data: created } = await own.via.POST('/agents', { body: { name: 'Late', customerId: customer?.id ?? '', policy } });
+    await advanceClock(own.server.origin, 15 * 60_000 + 1_000);
+    const late = await fetch(`${own.server.baseUrl}/agents/device-codes/${created?.deviceCode.code ?? ''}/redeem`, { method: 'POST' });
+    expect(late.status).toBe(400);
+    expect(((await late.json()) as { code: string }).code).toBe('DEVICE_CODE_EXPIRED');
+  });
+
   it('a quote that expires while its execution waits: approved, the action FAILS (QUOTE_EXPIRED), nothing moves', async () => {
     const s = await setup();
     const { data: quote } = await s.via.POST('/agents/me/quotes', {
