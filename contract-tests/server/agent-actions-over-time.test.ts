@@ -3,30 +3,19 @@
 // webhook carrying the action, and a quote that expires while its execution waits for approval
 // makes the approved action FAILED, with nothing moved.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { client, target } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { ownServer } from '../support/own-server.ts';
+import { ownServer, ownWebhookReceiver } from '../support/own-server.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
 import { advanceClock } from '../support/server-process.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 type Action = components['schemas']['AgentAction'];
 
 describe.skipIf(target === 'prism')('agent actions over time', () => {
   const own = ownServer({ onTargetDatabase: true });
-  let receiver: WebhookReceiver;
-  let secret: string;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    const { data } = await own.via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
-    secret = data?.webhookSigningSecret ?? '';
-    await receiver.waitFor(1); // the TEST event of the new endpoint
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const hooks = ownWebhookReceiver(own);
 
   /** A customer with a funded USD account, a EUR account, a bank account, and an agent whose actions all wait. */
   async function setup() {
@@ -51,8 +40,8 @@ describe.skipIf(target === 'prism')('agent actions over time', () => {
   async function eventsOf(actionId: string, count: number, verify = true): Promise<{ type: string; data: Action }[]> {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const events = receiver.received
-        .map((d) => (verify ? new Webhook(secret).verify(d.body, d.headers) : JSON.parse(d.body)) as { type: string; data: Action })
+      const events = hooks.receiver.received
+        .map((d) => (verify ? new Webhook(hooks.secret).verify(d.body, d.headers) : JSON.parse(d.body)) as { type: string; data: Action })
         .filter((e) => e.type.startsWith('AGENT_ACTION_') && e.data.id === actionId);
       if (events.length >= count || Date.now() > deadline) return events;
       await new Promise((r) => setTimeout(r, 100));
@@ -78,7 +67,7 @@ describe.skipIf(target === 'prism')('agent actions over time', () => {
       ['AGENT_ACTION_PENDING_APPROVAL', 'PENDING_APPROVAL', ''],
       ['AGENT_ACTION_REJECTED', 'REJECTED', 'Too much'],
     ]);
-    for (const delivery of receiver.received.filter((d) => d.body.includes('"AGENT_ACTION_'))) {
+    for (const delivery of hooks.receiver.received.filter((d) => d.body.includes('"AGENT_ACTION_'))) {
       expect(await validateAgainst('#/components/schemas/AgentActionStatusWebhookEvent', JSON.parse(delivery.body))).toEqual([]);
     }
   });

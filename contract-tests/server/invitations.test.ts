@@ -2,37 +2,26 @@
 // no longer claimable or cancellable) and the INVITATION_CLAIMED webhook sent to the creating
 // platform, signed, with the claimed invitation as its data.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { ownServer } from '../support/own-server.ts';
+import { ownServer, ownWebhookReceiver } from '../support/own-server.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
 import { advanceClock } from '../support/server-process.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 describe.skipIf(target !== 'pglite')('invitations over time', () => {
   const own = ownServer();
-  let receiver: WebhookReceiver;
-  let secret: string;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    const { data } = await own.via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
-    secret = data?.webhookSigningSecret ?? '';
-    await receiver.waitFor(1); // the TEST event of the new endpoint
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const hooks = ownWebhookReceiver(own);
 
   const get = async (code: string) => (await own.via.GET('/invitations/{invitationCode}', { params: { path: { invitationCode: code } } })).data;
 
   it('claiming sends INVITATION_CLAIMED to the creator, signed, with the claimed invitation', async () => {
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     const { data: invitation } = await own.via.POST('/invitations', { body: { inviterUma: '$jane@payments.example.org', firstName: 'Jane', amountToSend: { amount: 5_000, currencyCode: 'USD' } } });
     if (invitation === undefined) throw new Error('not created');
     const { data: claimed } = await own.via.POST('/invitations/{invitationCode}/claim', { params: { path: { invitationCode: invitation.code } }, body: { inviteeUma: '$carlos@wallet.example.com' } });
-    const [delivery] = (await receiver.waitFor(before + 1)).slice(before);
+    const [delivery] = (await hooks.receiver.waitFor(before + 1)).slice(before);
     if (delivery === undefined) throw new Error('no webhook');
-    const event = new Webhook(secret).verify(delivery.body, delivery.headers) as { type: string; data: unknown };
+    const event = new Webhook(hooks.secret).verify(delivery.body, delivery.headers) as { type: string; data: unknown };
     expect(event.type).toBe('INVITATION_CLAIMED');
     expect(event.data).toEqual(claimed);
     expect(await validateAgainst('#/components/schemas/InvitationClaimedWebhookEvent', JSON.parse(delivery.body))).toEqual([]);

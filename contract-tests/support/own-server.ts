@@ -8,6 +8,7 @@ import { adminUrlOf, createDatabase } from './postgres-database.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 import { checkedClientOf } from './factories.ts';
 import { newCredentials, startServer, type ServerProcess } from './server-process.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 export interface OwnServer {
   readonly server: ServerProcess;
@@ -52,4 +53,22 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
     await drop?.();
   });
   return own;
+}
+
+/**
+ * Call inside a `describe`, after `ownServer()`: a webhook receiver set as the own server's endpoint
+ * (its TEST event received), with the endpoint's signing secret; closed after the tests.
+ */
+export function ownWebhookReceiver(own: OwnServer): { receiver: WebhookReceiver; secret: string } {
+  const hooks = {} as { receiver: WebhookReceiver; secret: string };
+  beforeAll(async () => {
+    hooks.receiver = await startWebhookReceiver();
+    const { data } = await own.via.PATCH('/config', { body: { webhookEndpoint: hooks.receiver.url } });
+    hooks.secret = data?.webhookSigningSecret ?? '';
+    await hooks.receiver.waitFor(1); // the TEST event of the new endpoint
+  });
+  afterAll(async () => {
+    await hooks.receiver?.close();
+  });
+  return hooks;
 }
