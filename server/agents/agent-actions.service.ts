@@ -24,7 +24,7 @@ import { applyPolicy } from './agent-policy.ts';
 import { startOfDay, startOfMonth } from './agent-usage.ts';
 import { callingAgent, requireCustomerAccount } from './agent-operations.service.ts';
 import { countedSince, findAction, findActionForUpdate, findActionOfTransactionForUpdate, insertAction, listActions, moveActionStatus, type AgentActionRow } from './agent-actions.repository.ts';
-import { findAgentForUpdate, type AgentRow } from './agents.repository.ts';
+import { findAgent, findAgentForUpdate, type AgentRow } from './agents.repository.ts';
 import { requireAgent } from './agents.service.ts';
 
 type Schemas = components['schemas'];
@@ -219,7 +219,7 @@ export async function rejectAgentAction(ctx: PlatformContext, agentId: string, a
 async function pendingActionOfTransaction(ctx: PlatformContext, transactionId: string): Promise<AgentActionRow> {
   const transaction = await getTransaction(ctx, transactionId);
   const action = await findActionOfTransactionForUpdate(ctx.db, ctx.platformId, transaction.id);
-  const live = action === undefined ? false : (await requireAgent(ctx, action.agent_id).then(() => true, () => false));
+  const live = action !== undefined && (await findAgent(ctx.db, ctx.platformId, action.agent_id)) !== undefined;
   if (action === undefined || action.status !== 'PENDING_APPROVAL' || !live) {
     throw conflict('TRANSACTION_NOT_PENDING_APPROVAL', `Transaction ${transaction.id} is ${transaction.status} and waits for no approval.`, { status: transaction.status });
   }

@@ -11,6 +11,7 @@ import { badRequest, forbidden, invalidField, notFound } from '../shared/errors.
 import type { Page } from '../shared/page.ts';
 import type { AgentPrincipal } from '../shared/principal.ts';
 import { getTransaction, listTransactions } from '../transactions/transactions.service.ts';
+import { restrictionViolation } from './agent-policy.ts';
 import { getAgent, requireAgent } from './agents.service.ts';
 
 type Schemas = components['schemas'];
@@ -63,10 +64,8 @@ export async function requireCustomerAccount(ctx: RequestContext, accountId: str
 /** The policy's accountRestrictions, when it has any, list every account an action names. */
 async function checkAllowedAccounts(ctx: RequestContext, accountIds: readonly string[]): Promise<void> {
   const agent = await requireAgent(ctx, callingAgent(ctx).credentialId);
-  const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
-  if (allowed === undefined) return;
-  const outside = accountIds.filter((id) => !allowed.includes(id));
-  if (outside.length > 0) throw forbidden('AGENT_POLICY_VIOLATION', `The agent's policy does not allow ${outside.join(', ')} (accountRestrictions).`);
+  const violation = restrictionViolation(agent.policy, accountIds);
+  if (violation !== undefined) throw forbidden('AGENT_POLICY_VIOLATION', violation);
 }
 
 /** Only internal accounts that are not Embedded Wallets pay at once (as for the platform's quotes). */

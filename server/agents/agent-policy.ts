@@ -19,10 +19,16 @@ export interface Weighed {
 
 export type PolicyDecision = { readonly decision: 'APPROVED' | 'PENDING_APPROVAL' } | { readonly violation: string };
 
-export function applyPolicy(policy: Policy, action: Weighed): PolicyDecision {
+/** Why the policy's accountRestrictions refuse these accounts; undefined when it allows them all. */
+export function restrictionViolation(policy: Policy, accounts: readonly string[]): string | undefined {
   const allowed = policy.accountRestrictions?.allowedAccountIds;
-  const outside = allowed === undefined ? [] : action.accounts.filter((id) => !allowed.includes(id));
-  if (outside.length > 0) return { violation: `The policy does not allow ${outside.join(', ')} (accountRestrictions).` };
+  const outside = allowed === undefined ? [] : accounts.filter((id) => !allowed.includes(id));
+  return outside.length === 0 ? undefined : `The agent's policy does not allow ${outside.join(', ')} (accountRestrictions).`;
+}
+
+export function applyPolicy(policy: Policy, action: Weighed): PolicyDecision {
+  const restricted = restrictionViolation(policy, action.accounts);
+  if (restricted !== undefined) return { violation: restricted };
   const limits = policy.spendingLimits;
   const amount = action.inLimitsCurrency;
   if (amount > limits.perTransactionLimit) return { violation: `${amount} ${limits.currency} is above the per-transaction limit of ${limits.perTransactionLimit}.` };
