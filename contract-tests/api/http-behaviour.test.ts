@@ -1,5 +1,5 @@
 // Behaviour shared by every operation of the real server: unknown routes and methods, malformed
-// bodies, no leaked internals, operations not implemented yet, and the docs and spec it serves.
+// bodies, no leaked internals, and the docs and spec it serves.
 // These are properties of the server, not of the contract's operations, so they do not run on
 // the mock.
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Internal accounts: listCustomerInternalAccounts, listPlatformInternalAccounts, getInternalAccount.
-// (updateInternalAccount and exportInternalAccount need Embedded Wallet sessions: not implemented yet.)
+// (updateInternalAccount and exportInternalAccount, signed by the wallet owner: embedded-wallet.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { api, isMock, itServer, raw } from '../support/api.ts';
 import { createIndividualCustomer, customerInternalAccounts, tokenWith } from '../support/factories.ts';
