@@ -6,11 +6,12 @@
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, RequestContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
+import { iso } from '../shared/clock.ts';
 import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';
 import { moveTransaction } from '../ledger/ledger.service.ts';
 import { executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
 import { getQuote } from '../quotes/quotes.service.ts';
-import { noteAgentAction, type QuoteRow } from '../quotes/quotes.repository.ts';
+import { noteAgentAction } from '../quotes/quotes.repository.ts';
 import { ApiError, conflict, forbidden, notFound, unauthorized } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
@@ -52,8 +53,8 @@ export async function toAgentAction(ctx: PlatformContext, row: AgentActionRow): 
     platformCustomerId,
     status: row.status,
     type: row.type,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
     ...(row.quote_id === null ? {} : { quote: await getQuote(ctx, row.quote_id) }),
     ...(row.transfer === null ? {} : { transferDetails: row.transfer.details }),
     ...(row.transaction_id === null ? {} : { transactionId: row.transaction_id }),
@@ -62,12 +63,28 @@ export async function toAgentAction(ctx: PlatformContext, row: AgentActionRow): 
   };
 }
 
-async function emitChange(ctx: PlatformContext, row: AgentActionRow, status: ActionStatus = row.status): Promise<void> {
-  await emitEvent(ctx, EVENT[status], await toAgentAction(ctx, row));
+/** Sends the action's webhook (for `events`, its status by default) and answers the action as sent. */
+async function publish(ctx: PlatformContext, row: AgentActionRow, events: readonly ActionStatus[] = [row.status]): Promise<AgentAction> {
+  const action = await toAgentAction(ctx, row);
+  for (const status of events) await emitEvent(ctx, EVENT[status], action);
+  return action;
+}
+
+/** Moves a locked PENDING_APPROVAL action on. */
+async function moveAction(ctx: PlatformContext, action: AgentActionRow, to: ActionStatus, rejectionReason: string | null = null): Promise<AgentActionRow> {
+  const moved = await moveActionStatus(ctx.db, action.id, 'PENDING_APPROVAL', { status: to, rejection_reason: rejectionReason, updated_at: ctx.clock.now() });
+  if (moved === undefined) throw new Error(`agent action ${action.id} moved under its lock`);
+  return moved;
+}
+
+interface Decision {
+  status: 'APPROVED' | 'PENDING_APPROVAL';
+  /** The amount in the spending limits' currency, as weighed. */
+  counted: number;
 }
 
 /** The policy's verdict on an action of `amount` (in `currency`) naming `accounts`; 403 when it breaks the policy. */
-async function decide(ctx: PlatformContext, agent: AgentRow, accounts: readonly string[], amount: number, currency: string): Promise<'APPROVED' | 'PENDING_APPROVAL'> {
+async function decide(ctx: PlatformContext, agent: AgentRow, accounts: readonly string[], amount: number, currency: string): Promise<Decision> {
   const now = ctx.clock.now();
   const window = rateWindow(now);
   const { policy } = agent;
@@ -77,7 +94,7 @@ async function decide(ctx: PlatformContext, agent: AgentRow, accounts: readonly 
   const thisMonth = await countedSince(ctx.db, agent.id, startOfMonth(now), COUNTED);
   const verdict = applyPolicy(policy, { accounts, inLimitsCurrency, inThresholdCurrency, today, thisMonth });
   if ('violation' in verdict) throw forbidden('AGENT_POLICY_VIOLATION', verdict.violation);
-  return verdict.decision;
+  return { status: verdict.decision, counted: inLimitsCurrency };
 }
 
 /** The calling agent, locked: its submissions are evaluated one at a time. */
@@ -87,9 +104,9 @@ async function lockCallingAgent(ctx: RequestContext): Promise<AgentRow> {
   return agent;
 }
 
-async function record(ctx: PlatformContext, agent: AgentRow, fields: Pick<AgentActionRow, 'id' | 'type' | 'status' | 'quote_id' | 'transaction_id'> & { transfer: AgentActionRow['transfer']; counted: number }): Promise<AgentAction> {
+async function record(ctx: PlatformContext, agent: AgentRow, fields: Pick<AgentActionRow, 'id' | 'type' | 'status' | 'quote_id' | 'transaction_id'> & { transfer: AgentActionRow['transfer']; counted: number }): Promise<AgentActionRow> {
   const at = ctx.clock.now();
-  const row = await insertAction(ctx.db, {
+  return insertAction(ctx.db, {
     id: fields.id,
     platform_id: ctx.platformId,
     agent_id: agent.id,
@@ -104,8 +121,6 @@ async function record(ctx: PlatformContext, agent: AgentRow, fields: Pick<AgentA
     created_at: at,
     updated_at: at,
   });
-  await emitChange(ctx, row);
-  return toAgentAction(ctx, row);
 }
 
 /** `POST /agents/me/transfer-out` and `/transfer-in`: a transfer between two accounts of the agent's customer. */
@@ -121,9 +136,10 @@ export async function submitTransfer(ctx: RequestContext, type: 'TRANSFER_OUT' |
   const decision = await decide(ctx, agent, [request.source.accountId, request.destination.accountId], amount, currency);
   const id = newId('AgentAction');
   const initiator = { agentId: agent.id, agentActionId: id };
-  const transaction = decision === 'APPROVED' ? await openPayment(ctx, await draftOf(true), initiator) : await openPaymentForApproval(ctx, unchecked, initiator);
+  const sentNow = decision.status === 'APPROVED' && type === 'TRANSFER_OUT' ? await draftOf(true) : unchecked;
+  const transaction = decision.status === 'APPROVED' ? await openPayment(ctx, sentNow, initiator) : await openPaymentForApproval(ctx, unchecked, initiator);
   const details = { amount, currency, sourceAccountId: request.source.accountId, destinationAccountId: request.destination.accountId };
-  return record(ctx, agent, { id, type, status: decision, quote_id: null, transaction_id: transaction.id, transfer: { details, request }, counted: valueIn(rateWindow(ctx.clock.now()), amount, currency, agent.policy.spendingLimits.currency) });
+  return publish(ctx, await record(ctx, agent, { id, type, status: decision.status, quote_id: null, transaction_id: transaction.id, transfer: { details, request }, counted: decision.counted }));
 }
 
 /** `POST /agents/me/quotes/{quoteId}/execute`: one of the agent's quotes, signed by the wallet's owner when its source is a wallet. */
@@ -138,64 +154,51 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
   const id = newId('AgentAction');
   const initiator = { agentId: agent.id, agentActionId: id };
   let transaction: TransactionRow;
-  if (decision === 'APPROVED') {
+  if (decision.status === 'APPROVED') {
     transaction = await executeOpenQuote(ctx, quote, signature, initiator);
   } else {
     // Signed now: the owner authorizes the payment when the agent submits it, whoever approves it later.
     transaction = await openPaymentForApproval(ctx, await prepareQuoteExecution(ctx, quote, signature, { checkBalance: false }), initiator);
   }
-  const counted = valueIn(rateWindow(ctx.clock.now()), quote.total_sending_amount, quote.sending_currency, agent.policy.spendingLimits.currency);
-  const action = await record(ctx, agent, { id, type: 'EXECUTE_QUOTE', status: decision, quote_id: quote.id, transaction_id: transaction.id, transfer: null, counted });
+  const row = await record(ctx, agent, { id, type: 'EXECUTE_QUOTE', status: decision.status, quote_id: quote.id, transaction_id: transaction.id, transfer: null, counted: decision.counted });
+  // After the action's row exists (the quote refers to it), before the action is shown with its quote.
   await noteAgentAction(ctx.db, quote.id, id);
-  return { ...action, ...(action.quote === undefined ? {} : { quote: await getQuote(ctx, quote.id) }) };
+  return publish(ctx, row);
 }
 
 /** Fails an approved action whose payment cannot start, with its payment. */
-async function failApproved(ctx: PlatformContext, action: AgentActionRow, pending: TransactionRow, error: ApiError): Promise<AgentActionRow> {
+async function failApproved(ctx: PlatformContext, action: AgentActionRow, pending: TransactionRow, error: ApiError): Promise<AgentAction> {
   const reason = error.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : error.code === 'QUOTE_NOT_PENDING' ? 'QUOTE_EXPIRED' : 'QUOTE_EXECUTION_FAILED';
   await moveTransaction(ctx, pending, 'FAILED', reason);
   assertPath('AgentActionStatus', ['PENDING_APPROVAL', 'APPROVED', 'FAILED']);
-  const failed = await moveActionStatus(ctx.db, action.id, 'PENDING_APPROVAL', { status: 'FAILED', updated_at: ctx.clock.now() });
-  if (failed === undefined) throw new Error(`agent action ${action.id} moved under its lock`);
-  await emitChange(ctx, failed, 'APPROVED');
-  await emitChange(ctx, failed);
-  return failed;
+  return publish(ctx, await moveAction(ctx, action, 'FAILED'), ['APPROVED', 'FAILED']);
 }
 
 /** Starts the payment of a locked PENDING_APPROVAL action: APPROVED, or FAILED when it cannot start. */
-async function approveAction(ctx: PlatformContext, action: AgentActionRow): Promise<AgentActionRow> {
+async function approveAction(ctx: PlatformContext, action: AgentActionRow): Promise<AgentAction> {
   const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
   if (pending === undefined || pending.status !== 'PENDING_APPROVAL') throw new Error(`agent action ${action.id} without its waiting payment`);
-  let quote: QuoteRow | undefined;
-  let prepared: PreparedPayment | undefined;
+  const quote = action.quote_id === null ? undefined : await lockQuote(ctx, action.quote_id);
+  let prepared: PreparedPayment;
   try {
-    if (action.quote_id !== null) {
-      quote = await lockQuote(ctx, action.quote_id);
-      await prepareQuoteExecution(ctx, quote, 'VERIFIED');
-    } else if (action.transfer !== null) {
-      const { request } = action.transfer;
-      prepared = action.type === 'TRANSFER_OUT' ? await prepareTransferOut(ctx, request as Schemas['TransferOutRequest']) : await prepareTransferIn(ctx, request as Schemas['TransferInRequest']);
-    }
+    if (quote !== undefined) prepared = await prepareQuoteExecution(ctx, quote, 'VERIFIED');
+    else if (action.transfer !== null && action.type === 'TRANSFER_OUT') prepared = await prepareTransferOut(ctx, action.transfer.request as Schemas['TransferOutRequest']);
+    else if (action.transfer !== null) prepared = await prepareTransferIn(ctx, action.transfer.request as Schemas['TransferInRequest']);
+    else throw new Error(`agent action ${action.id} moves nothing`);
   } catch (err) {
     // What the platform approved can no longer run (the quote expired, the balance is short): FAILED.
     if (err instanceof ApiError && err.status < 500) return failApproved(ctx, action, pending, err);
     throw err;
   }
-  if (quote !== undefined) await executeApprovedQuote(ctx, quote, pending);
-  else if (prepared !== undefined) await startApprovedPayment(ctx, pending, prepared);
-  const approved = await moveActionStatus(ctx.db, action.id, 'PENDING_APPROVAL', { status: 'APPROVED', updated_at: ctx.clock.now() });
-  if (approved === undefined) throw new Error(`agent action ${action.id} moved under its lock`);
-  await emitChange(ctx, approved);
-  return approved;
+  if (quote !== undefined) await executeApprovedQuote(ctx, quote, pending, prepared);
+  else await startApprovedPayment(ctx, pending, prepared);
+  return publish(ctx, await moveAction(ctx, action, 'APPROVED'));
 }
 
-async function rejectAction(ctx: PlatformContext, action: AgentActionRow, reason: string | undefined): Promise<AgentActionRow> {
+async function rejectAction(ctx: PlatformContext, action: AgentActionRow, reason: string | undefined): Promise<AgentAction> {
   const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
   if (pending !== undefined && pending.status === 'PENDING_APPROVAL') await moveTransaction(ctx, pending, 'REJECTED', 'PLATFORM_REJECTED');
-  const rejected = await moveActionStatus(ctx.db, action.id, 'PENDING_APPROVAL', { status: 'REJECTED', rejection_reason: reason ?? 'Rejected by the platform.', updated_at: ctx.clock.now() });
-  if (rejected === undefined) throw new Error(`agent action ${action.id} moved under its lock`);
-  await emitChange(ctx, rejected);
-  return rejected;
+  return publish(ctx, await moveAction(ctx, action, 'REJECTED', reason ?? 'Rejected by the platform.'));
 }
 
 /** The platform's agent-management routes: the action of a live agent, locked, still PENDING_APPROVAL. */
@@ -208,11 +211,11 @@ async function pendingActionOf(ctx: PlatformContext, agentId: string, actionId: 
 }
 
 export async function approveAgentAction(ctx: PlatformContext, agentId: string, actionId: string): Promise<AgentAction> {
-  return toAgentAction(ctx, await approveAction(ctx, await pendingActionOf(ctx, agentId, actionId)));
+  return approveAction(ctx, await pendingActionOf(ctx, agentId, actionId));
 }
 
 export async function rejectAgentAction(ctx: PlatformContext, agentId: string, actionId: string, reason: string | undefined): Promise<AgentAction> {
-  return toAgentAction(ctx, await rejectAction(ctx, await pendingActionOf(ctx, agentId, actionId), reason));
+  return rejectAction(ctx, await pendingActionOf(ctx, agentId, actionId), reason);
 }
 
 /** The transaction routes: the payment of a PENDING_APPROVAL action of a live agent. */

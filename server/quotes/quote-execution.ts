@@ -72,9 +72,12 @@ export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, si
   return transaction;
 }
 
-/** Executes a quote whose execution an agent action recorded for approval, in that action's transaction. */
-export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow, pending: TransactionRow): Promise<TransactionRow> {
-  const transaction = await startApprovedPayment(ctx, pending, await prepareQuoteExecution(ctx, quote, 'VERIFIED'));
+/**
+ * Executes a quote whose execution an agent action recorded for approval, in that action's
+ * transaction; `prepared` is what `prepareQuoteExecution(ctx, quote, 'VERIFIED')` answered.
+ */
+export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow, pending: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
+  const transaction = await startApprovedPayment(ctx, pending, prepared);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
   return transaction;
 }
