@@ -5,11 +5,11 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
-import { ApiError, invalidField, notFound, proofRejected, tooManyRequests, unauthorized } from '../shared/errors.ts';
+import { ApiError, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
-import { requireWalletSignature, type SignatureHeaders } from './signed-retry.service.ts';
+import { requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthSession, toNewAuthSession } from './wallet-auth.mapper.ts';
 import {
   consumeOtp,
@@ -73,11 +73,9 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
     return body.clientPublicKey;
   }
   if (requestId === undefined) throw invalidField('Request-Id', 'A passkey verification needs the requestId of its /challenge in the Request-Id header.', 'required');
-  const challenge = await findWalletRequestForUpdate(ctx.db, ctx.platformId, requestId);
-  if (challenge === undefined || challenge.expires_at.getTime() <= now.getTime() || challenge.operation !== 'verifyAuthCredential' || challenge.target_id !== credential.id) {
-    throw unauthorized('Unknown or expired Request-Id', 'REQUEST_ID_INVALID');
-  }
-  if (challenge.used_at !== null) throw unauthorized('Request-Id already used', 'REQUEST_ID_REUSED');
+  const found = await findWalletRequestForUpdate(ctx.db, ctx.platformId, requestId);
+  // A challenge of another credential (or another kind of request) is unknown here.
+  const challenge = usableRequest(ctx, found?.operation === 'verifyAuthCredential' && found.target_id === credential.id ? found : undefined);
   if (!(await ctx.walletProofs.passkeyAssertion(challenge.payload, body.assertion, credential.passkey_credential_id ?? ''))) {
     throw fail(reasonOf('assertion.signature'), 'The assertion is not a signature of the challenge by the registered passkey.');
   }

@@ -98,11 +98,17 @@ export async function issueSigningRequest(ctx: PlatformContext, action: WalletAc
 
 const requestIdInvalid = (reason: string) => unauthorized(reason, 'REQUEST_ID_INVALID');
 
-/** Checks a signature over a locked signing request of the action and uses the request up. */
-async function acceptSignature(ctx: PlatformContext, action: WalletAction, request: WalletRequestRow | undefined, signature: string): Promise<SignatureOutcome> {
-  const now = ctx.clock.now();
-  if (request === undefined || request.expires_at.getTime() <= now.getTime()) throw requestIdInvalid('Unknown or expired Request-Id');
+/** A request that can still be answered (signed retries, passkey challenges): known, not expired, not used; 401 otherwise. */
+export function usableRequest(ctx: PlatformContext, request: WalletRequestRow | undefined): WalletRequestRow {
+  if (request === undefined || request.expires_at.getTime() <= ctx.clock.now().getTime()) throw requestIdInvalid('Unknown or expired Request-Id');
   if (request.used_at !== null) throw unauthorized('Request-Id already used', 'REQUEST_ID_REUSED');
+  return request;
+}
+
+/** Checks a signature over a locked signing request of the action and uses the request up. */
+async function acceptSignature(ctx: PlatformContext, action: WalletAction, found: WalletRequestRow | undefined, signature: string): Promise<SignatureOutcome> {
+  const now = ctx.clock.now();
+  const request = usableRequest(ctx, found);
   if (request.operation !== action.operation || request.account_id !== action.wallet.id || request.target_id !== action.target.id || request.body_sha256 !== bodyHash(action.body)) {
     throw requestIdInvalid('Request-Id issued for another request');
   }
