@@ -4,7 +4,6 @@ import type { components, operations } from '../../generated/openapi.js';
 import type { RequestContext } from '../context.ts';
 import { listExternalAccounts, registerExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { canonicalAccountId, internalAccountNotFound, listCustomerInternalAccounts, requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { createQuote, getQuote } from '../quotes/quotes.service.ts';
 import { requireLookupOf } from '../receiver/receiver.service.ts';
 import { badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
@@ -12,7 +11,7 @@ import type { Page } from '../shared/page.ts';
 import type { AgentPrincipal } from '../shared/principal.ts';
 import { getTransaction, listTransactions } from '../transactions/transactions.service.ts';
 import { restrictionViolation } from './agent-policy.ts';
-import { getAgent, requireAgent } from './agents.service.ts';
+import { getAgent, requireAgent, requireAnyAccount } from './agents.service.ts';
 
 type Schemas = components['schemas'];
 type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
@@ -51,14 +50,8 @@ export async function getAgentTransaction(ctx: RequestContext, transactionId: st
 
 /** An account of the agent's customer, found the way the platform finds it; another customer's is not found. */
 export async function requireCustomerAccount(ctx: RequestContext, accountId: string): Promise<void> {
-  const { customerId } = callingAgent(ctx);
-  if (accountId.startsWith('ExternalAccount:')) {
-    const row = await requireExternalAccount(ctx, accountId);
-    if (row.customer_id !== customerId) throw notFound('EXTERNAL_ACCOUNT_NOT_FOUND', 'No such external account.');
-    return;
-  }
-  const row = await requireInternalAccount(ctx, accountId);
-  if (row.customer_id !== customerId) throw internalAccountNotFound();
+  if ((await requireAnyAccount(ctx, accountId)).customer_id === callingAgent(ctx).customerId) return;
+  throw accountId.startsWith('ExternalAccount:') ? notFound('EXTERNAL_ACCOUNT_NOT_FOUND', 'No such external account.') : internalAccountNotFound();
 }
 
 /** The policy's accountRestrictions, when it has any, list every account an action names. */

@@ -61,11 +61,15 @@ async function checkPolicy(ctx: PlatformContext, customerId: string, policy: Pol
   }
 }
 
+/** An internal or external account of the platform, by its id's type (404 in that type's words). */
+export async function requireAnyAccount(ctx: PlatformContext, accountId: string): Promise<{ customer_id: string | null }> {
+  return accountId.startsWith('ExternalAccount:') ? requireExternalAccount(ctx, accountId) : requireInternalAccount(ctx, accountId);
+}
+
 /** The customer an internal or external account belongs to; undefined when none (or no such account). */
 async function accountOwner(ctx: PlatformContext, accountId: string): Promise<string | null | undefined> {
   try {
-    const row = accountId.startsWith('ExternalAccount:') ? await requireExternalAccount(ctx, accountId) : await requireInternalAccount(ctx, accountId);
-    return row.customer_id;
+    return (await requireAnyAccount(ctx, accountId)).customer_id;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return undefined;
     throw err;
