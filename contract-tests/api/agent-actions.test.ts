@@ -4,7 +4,8 @@
 // services as the platform's own operations; the limits hold under concurrency on PostgreSQL.
 import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.js';
-import { api, client, describeServer, itPostgres, itServer, raw } from '../support/api.ts';
+import { api, describeServer, itPostgres, itServer } from '../support/api.ts';
+import { connectAgent } from '../support/agents.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { balanceOf, createExternalAccount, createIndividualCustomer, customerInternalAccount, fund } from '../support/factories.ts';
 
@@ -26,11 +27,7 @@ async function setup(overrides: Partial<Policy> = {}, funds = 100_000) {
   const eur = (await customerInternalAccount(customer.id, 'EUR')).id;
   if (funds > 0) await fund(usd, funds);
   const bank = (await createExternalAccount({ customerId: customer.id, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
-  const { data } = await api.POST('/agents', { body: { name: 'Payer', customerId: customer.id, policy: policy(overrides) } });
-  const redeemed = await raw('POST', `/agents/device-codes/${data?.deviceCode.code ?? ''}/redeem`, { auth: false });
-  const { accessToken } = (await redeemed.json()) as { accessToken: string };
-  const agentId = data?.agent.id ?? '';
-  const via = client({ accessToken });
+  const { agentId, via } = await connectAgent(policy(overrides), customer.id);
   const transferOut = async (amount: number) => via.POST('/agents/me/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank }, amount } });
   const transferOutAction = async (amount: number): Promise<Action> => {
     const { data: action, response, error } = await transferOut(amount);

@@ -113,11 +113,7 @@ async function pendingAgentActions(count: number) {
   const usd = account?.data[0]?.id ?? '';
   await api.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 10_000 } });
   const bank = (await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
-  const policy = { permissions: ['CREATE_TRANSFERS' as const], defaultExecutionMode: 'APPROVAL_REQUIRED' as const, spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } };
-  const { data } = await api.POST('/agents', { body: { name: 'approvals', customerId, policy } });
-  const agentId = data?.agent.id ?? '';
-  const redeemed = await raw('POST', `/agents/device-codes/${data?.deviceCode.code ?? ''}/redeem`, { auth: false });
-  const token = ((await redeemed.json()) as { accessToken: string }).accessToken;
+  const { agentId, accessToken: token } = await connectAgent({ permissions: ['CREATE_TRANSFERS'], defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } }, customerId);
   const actions: { id: string; transactionId?: string }[] = [];
   for (let i = 0; i < count; i++) {
     const res = await raw('POST', '/agents/me/transfer-out', { auth: false, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: { accountId: usd }, destination: { accountId: bank }, amount: 100 }) });
