@@ -6,10 +6,9 @@ import { appendFileSync } from 'node:fs';
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, inject, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
-import { validateAgainst } from './schema-validator.ts';
+import { contractProblem, findOperation } from './contract-check.ts';
 import { observedStatusesFile } from './observed-statuses.ts';
 import { basicAuth } from './raw-requests.ts';
-import { deref, operations } from './spec.ts';
 
 export const target = inject('target');
 export const baseUrl = inject('baseUrl');
@@ -26,40 +25,15 @@ export const describeServer = describe.skipIf(isMock);
 /** Tests that need real concurrency, which only PostgreSQL has (PGlite serialises every query). */
 export const itPostgres = it.skipIf(target !== 'postgres');
 
-type Json = Record<string, unknown>;
-
-/** Finds the operation of a request URL (path relative to the base URL) by matching path templates. */
-function findOperation(method: string, path: string) {
-  const candidates = operations.filter((o) => o.method === method.toLowerCase());
-  const matches = candidates.filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-  // A literal segment beats a template (`/customers/internal-accounts` over `/customers/{customerId}`).
-  return matches.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
-}
-
 /** Throws when a response does not match the contract. */
 export async function checkResponse(method: string, url: string, response: Response): Promise<void> {
   const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
   const path = new URL(url).pathname.slice(basePath.length);
   const op = findOperation(method, path);
   if (op === undefined) throw new Error(`${method} ${path} is not an operation of the contract`);
-  const documented = op.operation.responses[String(response.status)];
-  const where = `${method} ${path} → ${response.status}`;
   appendFileSync(observedStatusesFile(target), `${op.operation.operationId} ${response.status}\n`);
-  if (documented === undefined) {
-    throw new Error(`${where}: status not documented for ${op.operation.operationId} (body: ${await response.clone().text()})`);
-  }
-  const content = deref<Json>(documented).content as Record<string, { schema?: { $ref?: string } }> | undefined;
-  const text = await response.clone().text();
-  if (content === undefined) {
-    if (text !== '') throw new Error(`${where}: documented without a body but got: ${text}`);
-    return;
-  }
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/json')) throw new Error(`${where}: content-type ${type}, expected application/json`);
-  const pointer = content['application/json']?.schema?.$ref;
-  if (pointer === undefined) throw new Error(`${where}: no JSON schema documented`);
-  const problems = await validateAgainst(pointer, JSON.parse(text));
-  if (problems.length > 0) throw new Error(`${where}: body does not match ${pointer}: ${JSON.stringify(problems)}\n${text}`);
+  const problem = await contractProblem(op, response);
+  if (problem !== undefined) throw new Error(`${method} ${path} → ${response.status}: ${problem}`);
 }
 
 const contractCheck: Middleware = {
