@@ -6139,7 +6139,10 @@ export interface components {
         /**
          * RealtimeFundingQuoteSource
          * @description Pay with funds sent for this quote alone: the quote carries `paymentInstructions`, and the
-         *     quote executes by itself when the funds arrive (in the sandbox: `POST /sandbox/send`).
+         *     quote executes by itself when the funds arrive (in the sandbox: `POST /sandbox/send`). It pays
+         *     an external destination (an external account or an UMA address): an internal account as the
+         *     destination is `400 INVALID_INPUT`, since an internal account is funded through its own
+         *     `paymentInstructions`.
          */
         RealtimeFundingQuoteSource: {
             /**
@@ -6264,7 +6267,7 @@ export interface components {
             /**
              * @description `lookupId` of a receiver lookup of the destination, at most 15 minutes old. Required for
              *     UMA destinations (`400 LOOKUP_REQUIRED` without it); unknown or expired ids give
-             *     `404 LOOKUP_NOT_FOUND`.
+             *     `404 LOOKUP_NOT_FOUND`, and the lookup of another receiver `400 INVALID_INPUT`.
              * @example Lookup:019542f5-b3e7-1d02-0000-000000000010
              */
             lookupId?: string;

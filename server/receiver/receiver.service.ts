@@ -8,7 +8,7 @@ import { requireCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
 import { addMs } from '../shared/clock.ts';
-import { badRequest, notFound } from '../shared/errors.ts';
+import { badRequest, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
@@ -36,7 +36,8 @@ async function senderOf(ctx: PlatformContext, query: { senderUmaAddress?: string
 
 export async function lookupUmaReceiver(ctx: PlatformContext, address: string, query: { senderUmaAddress?: string; customerId?: string }): Promise<Schemas['UmaReceiverLookup']> {
   if ((query.senderUmaAddress === undefined) === (query.customerId === undefined)) {
-    throw badRequest('INVALID_INPUT', 'Give exactly one of senderUmaAddress and customerId to name the sender.');
+    // Named like the validator's query errors, so a client shows it on the field as any other.
+    throw invalidField(query.customerId === undefined ? 'query.senderUmaAddress' : 'query.customerId', 'Give exactly one of senderUmaAddress and customerId to name the sender.');
   }
   const sender = await senderOf(ctx, query);
   const found = lookupSandboxUma(address);
@@ -73,7 +74,7 @@ export async function requireLookupOf(ctx: PlatformContext, lookupId: string, ki
   const row = await findLookup(ctx.db, ctx.platformId, lookupId);
   const wanted = kind === 'UMA' ? canonicalUmaAddress(target) : target;
   if (row === undefined || row.expires_at.getTime() <= ctx.clock.now().getTime()) throw notFound('LOOKUP_NOT_FOUND', `No lookup ${lookupId}, or it expired (lookups are valid 15 minutes).`);
-  if (row.kind !== kind || row.target !== wanted) throw badRequest('INVALID_INPUT', `Lookup ${lookupId} is of another receiver than this quote's destination.`, { lookupId });
+  if (row.kind !== kind || row.target !== wanted) throw invalidField('/lookupId', `Lookup ${lookupId} is of another receiver than this quote's destination.`);
   return row;
 }
 
