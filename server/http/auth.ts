@@ -39,16 +39,17 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
     basicAuth: async (req: Request): Promise<boolean> => {
       const credentials = basicCredentials(req.headers.authorization);
       if (credentials === undefined) deny(req, unauthorized('Missing Basic credentials'));
+      let principal: Principal | undefined;
       try {
         // Outside any transaction: a failed attempt is counted whatever happens to the request.
-        principals.set(req, await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret));
-        return true;
+        principal = await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret);
       } catch (err) {
         if (err instanceof ApiError) deny(req, err);
         // The database failing is not the caller's fault: a 500, not a 401.
         runtime.log.error({ err }, 'authentication failed on our side');
         deny(req, internalError());
       }
+      return permitted(req, principal);
     },
     bearerAuth: async (req: Request): Promise<boolean> => {
       const token = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -61,10 +62,25 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
         deny(req, internalError());
       }
       if (principal === undefined) deny(req, unauthorized('Invalid or revoked access token', 'UNAUTHORIZED', 'Bearer'));
-      principals.set(req, principal);
-      return true;
+      return permitted(req, principal);
     },
   };
+}
+
+/**
+ * Authorizes in the security stage, before the request is validated: a caller without the
+ * permission learns nothing about what the operation would accept (403 before any 400).
+ */
+function permitted(req: Request, principal: Principal): true {
+  principals.set(req, principal);
+  const operation = (req as Request & { openapi?: { schema?: Parameters<typeof authorize>[1] } }).openapi?.schema;
+  try {
+    if (operation !== undefined) authorize(principal, operation);
+  } catch (err) {
+    if (err instanceof ApiError) deny(req, err);
+    throw err;
+  }
+  return true;
 }
 
 export function authorize(principal: Principal | undefined, operation: { 'x-permission'?: string; 'x-agent-permission'?: string; operationId: string }): void {
