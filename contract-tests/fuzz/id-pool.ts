@@ -28,18 +28,32 @@ export class IdPool {
    * number from the seeded plan) says so; `EmbeddedWallet:` ids are drawn from wallet accounts.
    */
   substitute<T>(value: T, pick: () => number): T {
+    return this.replaceIds(value, (known) => (known.length > 0 && pick() % 5 !== 0 ? known[pick() % known.length] : undefined));
+  }
+
+  /** Replaces every id by the first known one of its type: a fixed request naming known objects. */
+  named<T>(value: T): T {
+    return this.replaceIds(value, (known) => known[0]);
+  }
+
+  private replaceIds<T>(value: T, choose: (known: string[]) => string | undefined): T {
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') {
         const type = ID.exec(v)?.[1];
         if (type === undefined) return v;
         const known = type === 'EmbeddedWallet' ? (this.byType.get('InternalAccount') ?? []).map((id) => id.replace(/^InternalAccount:/, 'EmbeddedWallet:')) : (this.byType.get(type) ?? []);
-        return known.length > 0 && pick() % 5 !== 0 ? known[pick() % known.length] : v;
+        return choose(known) ?? v;
       }
       if (Array.isArray(v)) return v.map(walk);
       if (v !== null && typeof v === 'object' && !(v instanceof Blob)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
       return v;
     };
     return walk(value) as T;
+  }
+
+  /** Every id collected. */
+  ids(): Set<string> {
+    return new Set([...this.byType.values()].flat());
   }
 
   get size(): number {

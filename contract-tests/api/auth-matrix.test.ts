@@ -1,0 +1,186 @@
+// Every operation against every caller that must not get through (auth-matrix/matrix.ts), on
+// requests that name real objects of this platform's customer. Generated from the spec: a new
+// operation is in the matrix without a test of its own. Another platform's token needs a database
+// two processes share, so that row runs on PostgreSQL.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, inject } from 'vitest';
+import { handlers } from '../../server/operations.ts';
+import { notImplemented } from '../../server/http/handler-types.ts';
+import { runMatrix, type MatrixCase } from '../auth-matrix/matrix.ts';
+import { IdPool } from '../fuzz/id-pool.ts';
+import { ALL_AGENT_PERMISSIONS, connectAgent, type ConnectedAgent } from '../support/agents.ts';
+import { api, baseUrl, checkedCalls, credentials, describeServer, itPostgres, itServer, target } from '../support/api.ts';
+import { exampleRequest } from '../support/example-request.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { createBeneficialOwner, createBusinessCustomer, createExternalAccount, createPlatformExternalAccount, createToken, type Permission } from '../support/factories.ts';
+import { observedStatusesFile } from '../support/observed-statuses.ts';
+import { createQuote, umaLookup } from '../support/quotes.ts';
+import { basicAuth } from '../support/raw-requests.ts';
+import { operations, type SpecOperation } from '../support/spec.ts';
+import { wallets } from '../support/wallets.ts';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
+const PERMISSIONS: Permission[] = ['VIEW', 'TRANSACT', 'MANAGE'];
+/** Objects another platform reaches by design; tenant ids in their answers are still leaks. */
+const SHARED = {
+  getInvitation: 'an UMA invitation is claimed by another platform: its code is all it takes to read it',
+  claimInvitation: 'the point of an invitation is another platform claiming it',
+  cancelInvitation: 'another platform sees the invitation, so 403 (not its creator) reveals nothing',
+};
+
+/** This platform's objects, all of them around one customer, collected from the answers that made them. */
+async function tenant() {
+  const pool = new IdPool();
+  const call = checkedCalls();
+  const json = async (res: Response | Promise<Response>) => {
+    const body = (await (await res).json()) as Record<string, unknown>;
+    pool.collect(body);
+    return body;
+  };
+  const customer = await json(call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Tenant Customer', currencies: ['USD', 'EUR'], umaAddress: `$tenant.${randomBytes(4).toString('hex')}@payments.example.org` }));
+  const customerId = customer.id as string;
+  const accounts = (await json(call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`))).data as { id: string; balance: { currency: { code: string } } }[];
+  const usd = accounts.find((a) => a.balance.currency.code === 'USD')?.id ?? '';
+  const eur = accounts.find((a) => a.balance.currency.code === 'EUR')?.id ?? '';
+  await json(call('POST', `/sandbox/internal-accounts/${encodeURIComponent(usd)}/fund`, { amount: 100_000 }));
+  const external = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+  pool.collect(external);
+  pool.collect(await json(call('POST', '/transfer-out', { source: { accountId: usd }, destination: { accountId: external.id }, amount: 100 })));
+  pool.collect(await createQuote({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 }));
+  pool.collect(await umaLookup('$success.mxn@sandbox.uma.money', customerId));
+  await json(call('POST', '/verifications', { customerId }));
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' })) form.append(k, v);
+  form.append('file', new Blob(['%PDF-1.7\n'.padEnd(300, ' ')], { type: 'application/pdf' }), 'passport.pdf');
+  pool.collect(await (await fetch(`${baseUrl}/documents`, { method: 'POST', headers: { Authorization: basicAuth(credentials) }, body: form })).json());
+  const business = await createBusinessCustomer();
+  pool.collect(business);
+  pool.collect(await createBeneficialOwner(business.id));
+  pool.collect(await createToken(['VIEW']));
+  pool.collect(await createPlatformExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() } as never));
+  const invitation = await json(call('POST', '/invitations', { inviterUma: customer.umaAddress, firstName: 'Jane' }));
+  const wallet = await wallets.walletWithSession();
+  pool.collect(wallet);
+  // An agent of the customer whose transfer waits for approval: an action and its transaction.
+  const agent = await connectAgent({ defaultExecutionMode: 'APPROVAL_REQUIRED' }, customerId);
+  pool.collect({ agentId: agent.agentId });
+  pool.collect(await json(fetch(`${baseUrl}/agents/me/transfer-out`, { method: 'POST', headers: { Authorization: `Bearer ${agent.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: { accountId: usd }, destination: { accountId: external.id }, amount: 100 }) })));
+  return { pool, customerId, agent, invitationCode: invitation.code as string };
+}
+
+/** The operation's example request, naming the tenant's objects instead of the example ids. */
+function tenantRequest(pool: IdPool, invitationCode: string) {
+  return (op: SpecOperation) => {
+    const { path, init } = exampleRequest(op);
+    const [pathname = '', query] = path.split('?');
+    const named = pathname
+      .split('/')
+      .map((segment) => {
+        const value = decodeURIComponent(segment);
+        return encodeURIComponent(/^[0-9a-f]{8}$/.test(value) ? invitationCode : pool.named(value));
+      })
+      .join('/');
+    const params = new URLSearchParams([...new URLSearchParams(query ?? '')].map(([k, v]): [string, string] => [k, pool.named(v)]));
+    let body = init.body;
+    if (typeof body === 'string' && body !== '' && body !== 'undefined') body = JSON.stringify(pool.named(JSON.parse(body)));
+    if (body instanceof FormData) {
+      const form = new FormData();
+      for (const [k, v] of body.entries()) form.append(k, typeof v === 'string' ? pool.named(v) : v);
+      body = form;
+    }
+    return { path: `${named}${params.size > 0 ? `?${params}` : ''}`, init: { headers: init.headers, ...(body === undefined || body === 'undefined' ? {} : { body }) } };
+  };
+}
+
+/** A token's clientId for failed authentications, renewed before the lockout (10 failures) would answer 429. */
+function rotating<T>(make: () => Promise<T>) {
+  let uses = 0;
+  let current: Promise<T> | undefined;
+  return () => {
+    if (current === undefined || uses++ % 5 === 4) current = make();
+    return current;
+  };
+}
+
+const observe = (operationId: string, status: number) => appendFileSync(observedStatusesFile(target), `${operationId} ${status}\n`);
+
+describeServer('authentication and isolation matrix', () => {
+  let fixture: Awaited<ReturnType<typeof tenant>>;
+  const ready = () => (fixture === undefined ? tenant().then((t) => (fixture = t)) : Promise.resolve(fixture));
+
+  itServer('every operation refuses every caller that is not allowed, with its documented status', { timeout: 300_000 }, async () => {
+    const { pool, customerId, agent, invitationCode } = await ready();
+    const wrongSecretToken = rotating(() => createToken(['VIEW']));
+    const deletedToken = rotating(async () => {
+      const token = await createToken(PERMISSIONS);
+      await api.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: token.id } } });
+      return token;
+    });
+    const deletedAgent = connectAgent({}, customerId).then(async (a) => (await api.DELETE('/agents/{agentId}', { params: { path: { agentId: a.agentId } } }), a));
+    const lacking = new Map<string, Promise<string>>();
+    const tokenLacking = (permission: Permission) => {
+      if (!lacking.has(permission)) lacking.set(permission, createToken(PERMISSIONS.filter((p) => p !== permission)).then((t) => basicAuth(t)));
+      return lacking.get(permission) as Promise<string>;
+    };
+    const agentsLacking = new Map<string, Promise<ConnectedAgent>>();
+    const agentLacking = (permission: string) => {
+      if (!agentsLacking.has(permission)) agentsLacking.set(permission, connectAgent({ permissions: ALL_AGENT_PERMISSIONS.filter((p) => p !== permission) }, customerId));
+      return agentsLacking.get(permission) as Promise<ConnectedAgent>;
+    };
+    const malformed = { basic: ['Basic', 'Basic !!!not-base64', `Basic ${btoa('no-colon-here')}`, `Basic ${btoa(':')}`, 'Token abc', 'Basic'.padEnd(5_000, 'A')], bearer: ['Bearer', 'Bearer a b', 'Basic Zm9vOmJhcg==', 'Bearer \u00e9'.replace('\u00e9', '%'), 'Bearer '.padEnd(5_000, 'A')] };
+    let malformedUse = 0;
+    const secured = (_o: SpecOperation, s: string) => s !== 'none';
+    const cases: MatrixCase[] = [
+      { name: 'no credentials', applies: secured, authorization: async () => undefined, expect: { statuses: [401] } },
+      {
+        name: 'wrong secret',
+        applies: secured,
+        authorization: async (_o, s) => (s === 'basic' ? basicAuth({ clientId: (await wrongSecretToken()).clientId, clientSecret: `sk_sandbox_${randomBytes(32).toString('base64url')}` }) : `Bearer ${randomBytes(32).toString('base64url')}`),
+        expect: { statuses: [401] },
+      },
+      { name: 'malformed header', applies: secured, authorization: async (_o, s) => (s === 'basic' ? malformed.basic : malformed.bearer)[malformedUse++ % 5], expect: { statuses: [401] } },
+      {
+        name: 'deleted token or agent',
+        applies: secured,
+        authorization: async (_o, s) => (s === 'basic' ? basicAuth(await deletedToken()) : `Bearer ${(await deletedAgent).accessToken}`),
+        expect: { statuses: [401] },
+      },
+      {
+        name: 'without the permission',
+        applies: (o, s) => (s === 'basic' && o.operation['x-permission'] !== undefined) || (s === 'bearer' && o.operation['x-agent-permission'] !== 'ANY'),
+        authorization: async (o, s) => (s === 'basic' ? tokenLacking(o.operation['x-permission'] as Permission) : `Bearer ${(await agentLacking(o.operation['x-agent-permission'] as string)).accessToken}`),
+        expect: { statuses: [403] },
+      },
+      { name: 'platform token on /agents/me', applies: (_o, s) => s === 'bearer', authorization: async () => basicAuth(credentials), expect: { statuses: [401] } },
+      { name: 'agent token on platform routes', applies: (_o, s) => s === 'basic', authorization: async () => `Bearer ${agent.accessToken}`, expect: { statuses: [401] } },
+      {
+        name: "another customer's agent",
+        applies: (_o, s) => s === 'bearer',
+        authorization: async () => `Bearer ${(await (otherAgent ??= connectAgent())).accessToken}`,
+        expect: 'isolated',
+      },
+    ];
+    let otherAgent: Promise<ConnectedAgent> | undefined;
+    const report = await runMatrix({ baseUrl, operations: implemented, cases, request: tenantRequest(pool, invitationCode), tenantIds: pool.ids(), observe });
+    console.log(report.summary);
+    expect(report.failures).toEqual([]);
+  });
+
+  itPostgres("another platform's token never reaches this platform's objects", { timeout: 300_000 }, async () => {
+    const { pool, invitationCode } = await ready();
+    const out = execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Matrix platform'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
+      encoding: 'utf8',
+    });
+    const other = basicAuth({ clientId: /clientId:\s+(\S+)/.exec(out)?.[1] ?? '', clientSecret: /clientSecret:\s+(\S+)/.exec(out)?.[1] ?? '' });
+    const cases: MatrixCase[] = [{ name: 'another platform', applies: (_o, s) => s === 'basic', authorization: async () => other, expect: 'isolated' }];
+    const report = await runMatrix({ baseUrl, operations: implemented, cases, request: tenantRequest(pool, invitationCode), tenantIds: pool.ids(), shared: SHARED, observe });
+    console.log(report.summary);
+    expect(report.failures).toEqual([]);
+  });
+});
