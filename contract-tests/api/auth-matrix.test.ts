@@ -134,6 +134,8 @@ describeServer('authentication and isolation matrix', () => {
     const malformed = { basic: ['Basic', 'Basic !!!not-base64', `Basic ${btoa('no-colon-here')}`, `Basic ${btoa(':')}`, 'Token abc', 'Basic'.padEnd(5_000, 'A')], bearer: ['Bearer', 'Bearer a b', 'Basic Zm9vOmJhcg==', 'Bearer \u00e9'.replace('\u00e9', '%'), 'Bearer '.padEnd(5_000, 'A')] };
     let malformedUse = 0;
     const secured = (_o: SpecOperation, s: string) => s !== 'none';
+    let otherAgent: Promise<ConnectedAgent> | undefined;
+    let pausedAgent: Promise<ConnectedAgent> | undefined;
     const cases: MatrixCase[] = [
       { name: 'no credentials', applies: secured, authorization: async () => undefined, expect: { statuses: [401] } },
       {
@@ -155,6 +157,12 @@ describeServer('authentication and isolation matrix', () => {
         authorization: async (o, s) => (s === 'basic' ? tokenLacking(o.operation['x-permission'] as Permission) : `Bearer ${(await agentLacking(o.operation['x-agent-permission'] as string)).accessToken}`),
         expect: { statuses: [403] },
       },
+      {
+        name: 'paused agent',
+        applies: (_o, s) => s === 'bearer',
+        authorization: async () => `Bearer ${(await (pausedAgent ??= connectAgent({}, customerId).then(async (a) => (await api.PATCH('/agents/{agentId}', { params: { path: { agentId: a.agentId } }, body: { isPaused: true } }), a)))).accessToken}`,
+        expect: { statuses: [403] },
+      },
       { name: 'platform token on /agents/me', applies: (_o, s) => s === 'bearer', authorization: async () => basicAuth(credentials), expect: { statuses: [401] } },
       { name: 'agent token on platform routes', applies: (_o, s) => s === 'basic', authorization: async () => `Bearer ${agent.accessToken}`, expect: { statuses: [401] } },
       {
@@ -164,7 +172,6 @@ describeServer('authentication and isolation matrix', () => {
         expect: 'isolated',
       },
     ];
-    let otherAgent: Promise<ConnectedAgent> | undefined;
     const report = await runMatrix({ baseUrl, operations: implemented, cases, request: tenantRequest(pool, invitationCode), tenantIds: pool.ids(), observe });
     console.log(report.summary);
     expect(report.failures).toEqual([]);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
-import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, unique } from '../support/api.ts';
+import { api, describeServer, errorOf, idempotencyKey, isMock, itPostgres, itServer, raw, unique } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createExternalAccount, createToken, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
@@ -279,6 +279,24 @@ describe('Idempotency-Key on every POST that creates something', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('idempotent-replayed')).toBeNull();
   });
+
+  // PGlite has one connection: a duplicate waits for the first instead of overlapping it.
+  for (const [operationId, build] of Object.entries(creating)) {
+    itPostgres(`${operationId}: a duplicate while the first is still running is 409 IDEMPOTENCY_KEY_IN_USE`, async () => {
+      const [first] = await build();
+      const key = idempotencyKey();
+      const send = (headers: Record<string, string> = {}) => {
+        const body = first.body();
+        return raw('POST', first.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
+      };
+      const slow = send({ 'x-test-delay-ms': '1500' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const duplicate = await send();
+      expect(duplicate.status).toBe(409);
+      expect(await errorOf(duplicate)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+      expect((await slow).status).toBeLessThan(300);
+    });
+  }
 
   for (const [operationId, build] of Object.entries(creating)) {
     itServer(`${operationId}: a replay is the stored response with one effect; another request with the key is 422`, async () => {
