@@ -44,6 +44,8 @@ export interface FuzzReport {
   /** Read-back requests made to check what was created or deleted. */
   stateful: number;
   statuses: Record<string, number>;
+  /** How many requests each mutation made. */
+  mutations: Record<string, number>;
   failures: FuzzFailure[];
   /** Requests that took over a second, for a look at what is slow. */
   slow: string[];
@@ -56,7 +58,7 @@ const MALFORMED = new Set(['INVALID_INPUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ME
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shapes = options.operations.map(requestShape);
   const pool = new IdPool(new Set(options.protectedIds ?? []));
-  const report: FuzzReport = { seed: options.seed, requests: 0, valid: 0, invalid: 0, stateful: 0, statuses: {}, failures: [], slow: [], summary: '' };
+  const report: FuzzReport = { seed: options.seed, requests: 0, valid: 0, invalid: 0, stateful: 0, statuses: {}, mutations: {}, failures: [], slow: [], summary: '' };
   const plan = fc.sample(
     fc.record({ op: fc.nat({ max: shapes.length - 1 }), mutate: fc.nat({ max: 99 }), mutation: fc.nat(), picks: fc.array(fc.nat(), { minLength: 24, maxLength: 24 }) }),
     { seed: options.seed, numRuns: options.requests },
@@ -105,6 +107,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (mutation !== undefined) {
         mutation.apply(draft, pick);
         draft.mutation = mutation.name;
+        report.mutations[mutation.name] = (report.mutations[mutation.name] ?? 0) + 1;
       }
     }
     const always = draft.mutation !== undefined && mutations.find((m) => m.name === draft.mutation)?.always === true;
@@ -120,7 +123,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const sorted = Object.entries(report.statuses).sort(([a], [b]) => Number(a) - Number(b));
   report.summary =
     `fuzz (seed ${report.seed}): ${report.requests} requests over ${shapes.length} operations, ${report.valid} valid and ${report.invalid} invalid by the contract, ` +
-    `${report.stateful} read-backs of created or deleted objects; statuses ${sorted.map(([s, n]) => `${s}:${n}`).join(' ')}; ${report.failures.length} failures`;
+    `${report.stateful} read-backs of created or deleted objects; statuses ${sorted.map(([s, n]) => `${s}:${n}`).join(' ')}; ${report.failures.length} failures\n` +
+    `  mutations: ${Object.entries(report.mutations).map(([m, n]) => `${m} ${n}`).join(', ')}`;
   return report;
 }
 
