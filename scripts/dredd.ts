@@ -16,9 +16,11 @@ const [server, prism] = await Promise.all([
 let onServer: DreddResult;
 let onMock: DreddResult;
 try {
-  onServer = await runDredd({ kind: 'server', baseUrl: server.baseUrl, credentials });
-  // Prism routes the spec's paths without the servers' /2025-10-13 prefix.
-  onMock = await runDredd({ kind: 'mock', baseUrl: prism.origin, credentials });
+  [onServer, onMock] = await Promise.all([
+    runDredd({ kind: 'server', baseUrl: server.baseUrl, credentials }),
+    // Prism routes the spec's paths without the servers' /2025-10-13 prefix.
+    runDredd({ kind: 'mock', baseUrl: prism.origin, credentials }),
+  ]);
 } finally {
   prism.stop();
   await server.stop();

@@ -45,7 +45,10 @@ export async function runDredd(options: HookOptions & { spec?: string }): Promis
   emitter.on('test fail', (test: DreddTest) => failures.push(`${test.title ?? '?'}: ${(test.message ?? '').trim()}`));
   emitter.on('test error', (error: Error, test: DreddTest) => failures.push(`${test.title ?? '?'}: error: ${error.message}`));
 
-  (globalThis as Record<symbol, unknown>)[HOOKS_KEY] = register;
+  // Keyed by endpoint, so runs against different targets can go at the same time.
+  const registry = ((globalThis as Record<symbol, unknown>)[HOOKS_KEY] ??= new Map()) as Map<string, typeof register>;
+  if (registry.has(options.baseUrl)) throw new Error(`dredd is already running against ${options.baseUrl}`);
+  registry.set(options.baseUrl, register);
   try {
     const stats = await new Promise<DreddStats>((done, fail) => {
       new Dredd({ endpoint: options.baseUrl, path: [options.spec ?? spec30], hookfiles: [hookFile], loglevel: 'error', color: false, emitter }).run((error, result) =>
@@ -58,6 +61,6 @@ export async function runDredd(options: HookOptions & { spec?: string }): Promis
     }
     return { passed: stats.passes, failed: stats.failures + stats.errors + (stats.skipped === skippedByHooks ? 0 : 1), skippedListed: counts.listed, failures };
   } finally {
-    delete (globalThis as Record<symbol, unknown>)[HOOKS_KEY];
+    registry.delete(options.baseUrl);
   }
 }
