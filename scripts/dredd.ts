@@ -2,7 +2,7 @@
 // (generated/openapi-3.0.yaml) against the real server on an in-memory PGlite database and against
 // a Prism mock of the spec. Prints one summary line; exits 1 on any failure.
 import { randomBytes } from 'node:crypto';
-import { startPrism } from '../contract-tests/support/global-setup.ts';
+import { expectConsistentLedger, startPrism } from '../contract-tests/support/global-setup.ts';
 import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
 import { UNTESTABLE_ON_SERVER } from './dredd/contract-hooks.ts';
 import { runDredd, type DreddResult } from './dredd/run-dredd.ts';
@@ -21,6 +21,8 @@ try {
     // Prism routes the spec's paths without the servers' /2025-10-13 prefix.
     runDredd({ kind: 'mock', baseUrl: prism.origin, credentials }),
   ]);
+  // All that money moved: every balance must still equal the sum of its ledger entries.
+  await expectConsistentLedger(server.origin);
 } finally {
   prism.stop();
   await server.stop();
@@ -33,6 +35,7 @@ report('server', onServer);
 report('prism', onMock);
 const listed = Object.keys(UNTESTABLE_ON_SERVER).length;
 console.log(`dredd: untestable on the server (listed in scripts/dredd/contract-hooks.ts): ${listed}`);
+console.log(`dredd: response bodies checked against the 3.1 schema: server ${onServer.bodiesChecked}, prism ${onMock.bodiesChecked}`);
 console.log(
   `dredd: server ${onServer.passed} passed, ${onServer.failed} failed, ${onServer.skippedListed} skipped (listed); prism ${onMock.passed} passed, ${onMock.failed} failed`,
 );

@@ -1,8 +1,8 @@
 // The dredd oracle (scripts/dredd/) catches a server that breaks the contract: the same runner
-// core and hooks as `npm run test:dredd`, against a tiny HTTP server that answers three
-// operations with the spec's own examples, two of them deliberately broken (a field of the wrong
-// type; a required field missing inside a oneOf, which dredd alone checks only against the
-// example's variant), all with Express's `; charset=utf-8`.
+// core and hooks as `npm run test:dredd`, against a tiny HTTP server that answers four operations
+// with the spec's own examples, three of them deliberately broken: a field of the wrong type and a
+// required field missing inside a oneOf (the hooks' 3.1 schema check), and a body sent as
+// text/plain (dredd's own header check). The others come with Express's `; charset=utf-8`.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd, type DreddResult } from '../../scripts/dredd/run-dredd.ts';
@@ -24,7 +24,11 @@ const wrongType = { ...example('getPlatformConfig'), name: 42 };
 const brokenVariant = example('getCustomerExternalAccount');
 const accountInfo = brokenVariant.accountInfo as Json;
 
+const token = example('getToken');
+const plainText = `/tokens/${encodeURIComponent(String(token.id))}`;
+
 const answers: Record<string, Json> = {
+  [plainText]: token,
   '/tokens': validTokens,
   '/config': wrongType,
   [`/customers/external-accounts/${encodeURIComponent(String(brokenVariant.id))}`]: brokenVariant,
@@ -38,7 +42,8 @@ beforeAll(async () => {
   delete accountInfo.routingNumber;
   server = createServer((req, res) => {
     const body = answers[(req.url ?? '').split('?')[0] ?? ''];
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json; charset=utf-8' });
+    const path = (req.url ?? '').split('?')[0];
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': path === plainText ? 'text/plain' : 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body ?? { status: 404, code: 'NOT_FOUND', message: 'not here' }));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -48,15 +53,19 @@ beforeAll(async () => {
     kind: 'mock',
     baseUrl: `http://127.0.0.1:${address.port}`,
     credentials: { clientId: 'client', clientSecret: 'secret' },
-    only: ['listTokens', 'getPlatformConfig', 'getCustomerExternalAccount'],
+    only: ['listTokens', 'getToken', 'getPlatformConfig', 'getCustomerExternalAccount'],
   });
 }, 90_000);
 
 afterAll(() => new Promise<void>((done) => (server === undefined ? done() : server.close(() => done()))));
 
 describe('the dredd oracle on a deliberately broken server', () => {
-  it('passes the valid answer and fails the two broken ones', () => {
-    expect({ passed: result.passed, failed: result.failed }, result.failures.join('\n')).toEqual({ passed: 1, failed: 2 });
+  it('passes the valid answer and fails the three broken ones', () => {
+    expect({ passed: result.passed, failed: result.failed }, result.failures.join('\n')).toEqual({ passed: 1, failed: 3 });
+  });
+
+  it('names the wrong content type', () => {
+    expect(result.failures.find((f) => f.includes(plainText))).toMatch(/content-type/i);
   });
 
   it('names the field of the wrong type', () => {

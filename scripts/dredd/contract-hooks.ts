@@ -55,6 +55,8 @@ export interface HookCounts {
   errorStatuses: number;
   /** Transactions left out by `only`. */
   filtered: number;
+  /** Response bodies checked against the 3.1 schema. */
+  bodiesChecked: number;
 }
 
 /** The operation of a transaction: dredd's resource name is the path template (plus any `{?query}`). */
@@ -97,7 +99,7 @@ const parameters = (o: SpecOperation): Json[] => [...((o.pathItem.parameters as 
 
 /** The hooks for one run, and what they skipped. */
 export function contractHooks(options: HookOptions): { register: (hooks: DreddHooksApi) => void; counts: HookCounts } {
-  const counts: HookCounts = { listed: 0, errorStatuses: 0, filtered: 0 };
+  const counts: HookCounts = { listed: 0, errorStatuses: 0, filtered: 0, bodiesChecked: 0 };
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
   let fixtures: Fixtures | undefined;
   let setupError: string | undefined;
@@ -182,6 +184,7 @@ export function contractHooks(options: HookOptions): { register: (hooks: DreddHo
       }
       validateAgainst(pointer, value)
         .then((problems) => {
+          counts.bodiesChecked++;
           if (problems.length > 0) t.fail = `body does not match ${pointer} (3.1 schema): ${problems.map((p) => `${p.instanceLocation} ${p.keyword}`).join('; ')}`;
         })
         .catch((error: unknown) => (t.fail = `3.1 schema validation errored: ${String(error)}`))

@@ -20,7 +20,12 @@ interface DreddStats {
 interface DreddTest {
   title?: string;
   message?: string;
+  request?: { method: string; uri: string };
+  expected?: { statusCode?: string };
 }
+
+/** A test's request as sent (its title has the URI from the spec's examples, before the hooks). */
+const describeTest = (test: DreddTest) => (test.request === undefined ? (test.title ?? '?') : `${test.request.method} (${test.expected?.statusCode ?? '?'}) ${test.request.uri}`);
 type DreddClass = new (config: Record<string, unknown>) => { run(callback: (error: Error | null, stats: DreddStats) => void): void };
 
 export interface DreddResult {
@@ -28,6 +33,8 @@ export interface DreddResult {
   failed: number;
   /** Successful statuses skipped because the hooks list them as untestable on the server. */
   skippedListed: number;
+  /** Response bodies checked against the 3.1 schema. */
+  bodiesChecked: number;
   /** What failed, one line each: `METHOD (status) path: message`. */
   failures: string[];
 }
@@ -42,8 +49,8 @@ export async function runDredd(options: HookOptions & { spec?: string }): Promis
   const { register, counts } = contractHooks(options);
   const emitter = new EventEmitter();
   const failures: string[] = [];
-  emitter.on('test fail', (test: DreddTest) => failures.push(`${test.title ?? '?'}: ${(test.message ?? '').trim()}`));
-  emitter.on('test error', (error: Error, test: DreddTest) => failures.push(`${test.title ?? '?'}: error: ${error.message}`));
+  emitter.on('test fail', (test: DreddTest) => failures.push(`${describeTest(test)}: ${(test.message ?? '').trim()}`));
+  emitter.on('test error', (error: Error, test: DreddTest) => failures.push(`${describeTest(test)}: error: ${error.message}`));
 
   // Keyed by endpoint, so runs against different targets can go at the same time.
   const registry = ((globalThis as Record<symbol, unknown>)[HOOKS_KEY] ??= new Map()) as Map<string, typeof register>;
@@ -59,7 +66,13 @@ export async function runDredd(options: HookOptions & { spec?: string }): Promis
     if (stats.skipped !== skippedByHooks) {
       failures.push(`dredd skipped ${stats.skipped} transactions, the hooks ${skippedByHooks}: something was skipped without a reason`);
     }
-    return { passed: stats.passes, failed: stats.failures + stats.errors + (stats.skipped === skippedByHooks ? 0 : 1), skippedListed: counts.listed, failures };
+    return {
+      passed: stats.passes,
+      failed: stats.failures + stats.errors + (stats.skipped === skippedByHooks ? 0 : 1),
+      skippedListed: counts.listed,
+      bodiesChecked: counts.bodiesChecked,
+      failures,
+    };
   } finally {
     registry.delete(options.baseUrl);
   }
