@@ -3,7 +3,8 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { contractHooks, type HookOptions } from './contract-hooks.ts';
+import { operations } from '../../contract-tests/support/spec.ts';
+import { contractHooks, UNTESTABLE_ON_SERVER, type HookOptions } from './contract-hooks.ts';
 
 const require = createRequire(import.meta.url);
 const HOOKS_KEY = Symbol.for('payments-service.dredd-hooks');
@@ -62,13 +63,19 @@ export async function runDredd(options: HookOptions & { spec?: string }): Promis
         error === null || error === undefined ? done(result) : fail(error),
       );
     });
+    // Every successful status of every operation (of `only`) must have been run, or be listed.
+    const notRun = operations
+      .filter((o) => options.only === undefined || options.only.includes(o.operation.operationId))
+      .flatMap((o) => Object.keys(o.operation.responses).filter((s) => s.startsWith('2')).map((s) => `${o.operation.operationId} ${s}`))
+      .filter((key) => !counts.run.has(key) && !(options.kind === 'server' && key in UNTESTABLE_ON_SERVER));
+    for (const key of notRun) failures.push(`${key}: never run (dredd made no transaction for it)`);
     const skippedByHooks = counts.listed + counts.errorStatuses + counts.filtered;
     if (stats.skipped !== skippedByHooks) {
       failures.push(`dredd skipped ${stats.skipped} transactions, the hooks ${skippedByHooks}: something was skipped without a reason`);
     }
     return {
       passed: stats.passes,
-      failed: stats.failures + stats.errors + (stats.skipped === skippedByHooks ? 0 : 1),
+      failed: stats.failures + stats.errors + (stats.skipped === skippedByHooks ? 0 : 1) + notRun.length,
       skippedListed: counts.listed,
       bodiesChecked: counts.bodiesChecked,
       failures,
