@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { validateAgainst } from '../../contract-tests/support/schema-validator.ts';
 import { deref, operations, spec, type SpecOperation } from '../../contract-tests/support/spec.ts';
 import { createFixtures, multipart, type Fixtures } from './fixtures.ts';
-import { exampleParts, serverParts, type RequestParts } from './requests.ts';
+import { exampleParts, filled, parameters, serverParts, type RequestParts } from './requests.ts';
 import { basic, type Credentials, type Json } from './server-calls.ts';
 
 /**
@@ -78,8 +78,7 @@ function responseSchema(o: SpecOperation, status: string): string | undefined {
 }
 
 function applyRequest(t: DreddTransaction, o: SpecOperation, parts: RequestParts, basePath: string, auth: string | undefined): void {
-  let path = o.path;
-  for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  const path = filled(o.path, parts.path);
   const query = new URLSearchParams(parts.query).toString();
   t.request.uri = `${path}${query === '' ? '' : `?${query}`}`;
   t.fullPath = `${basePath}${t.request.uri}`;
@@ -99,8 +98,6 @@ function applyRequest(t: DreddTransaction, o: SpecOperation, parts: RequestParts
   }
   t.request.headers = { ...headers, ...parts.headers };
 }
-
-const parameters = (o: SpecOperation): Json[] => [...((o.pathItem.parameters as Json[] | undefined) ?? []), ...(o.operation.parameters ?? [])].map((p) => deref<Json>(p));
 
 /** The hooks for one run, and what they skipped. */
 export function contractHooks(options: HookOptions): { register: (hooks: DreddHooksApi) => void; counts: HookCounts } {

@@ -16,7 +16,8 @@ export interface RequestParts {
   headers: Record<string, string>;
 }
 
-const parameters = (o: SpecOperation): Json[] => [...((o.pathItem.parameters as Json[] | undefined) ?? []), ...(o.operation.parameters ?? [])].map((p) => deref<Json>(p));
+/** An operation's parameters, its path's included, resolved. */
+export const parameters = (o: SpecOperation): Json[] => [...((o.pathItem.parameters as Json[] | undefined) ?? []), ...(o.operation.parameters ?? [])].map((p) => deref<Json>(p));
 
 /** The first example of the operation's request body and its media type. */
 function exampleBody(o: SpecOperation): { type?: string; value?: unknown } {
@@ -87,15 +88,17 @@ function fixtureParts(o: SpecOperation, f: Fixtures): RequestParts {
   return parts;
 }
 
-type Change = (parts: RequestParts, f: Fixtures, status: number) => Promise<void> | void;
+/** Changes the request for one status; `template` is the operation's path. */
+type Change = (parts: RequestParts, f: Fixtures, status: number, template: string) => Promise<void> | void;
 
-const signedRetry = (method: string): Change => async (parts, f, status) => {
-  if (status === 202) return; // the unsigned request is what answers the challenge
-  const path = Object.entries(parts.path).reduce((p, [name, value]) => p.replace(`{${name}}`, encodeURIComponent(value)), pathTemplate(parts));
-  Object.assign(parts.headers, await f.signedRetryHeaders(method, path, parts.body));
+/** The path with its parameters filled in. */
+export const filled = (template: string, params: Record<string, string>) => Object.entries(params).reduce((p, [name, value]) => p.replace(`{${name}}`, encodeURIComponent(value)), template);
+
+/** The success of a signed retry: sign the 202 challenge of the same request made unsigned first. */
+const signedRetry = (method: string): Change => async (parts, f, status, template) => {
+  if (status === 202) return; // the unsigned request is the one that answers with the challenge
+  Object.assign(parts.headers, await f.signedRetryHeaders(method, filled(template, parts.path), parts.body));
 };
-/** The path template of a builder's request, set by `prepare` before the changes run. */
-const pathTemplate = (parts: RequestParts): string => (parts as RequestParts & { template: string }).template;
 
 /** A wallet's second credential (a passkey, added by signed retry): revoking it is neither the last one nor the session's. */
 async function secondCredential(f: Fixtures): Promise<string> {
@@ -115,13 +118,13 @@ const serverChanges: Record<string, Change> = {
   },
   deleteCustomer: async (p, f) => void (p.path.customerId = await f.fresh.customer()),
   deleteDocument: async (p, f) => void (p.path.documentId = await f.uploadDocument(f.customerId)),
-  updateInternalAccount: async (p, f, status) => {
+  updateInternalAccount: async (p, f, status, template) => {
     p.path.accountId = f.wallet.walletId;
-    await signedRetry('PATCH')(p, f, status);
+    await signedRetry('PATCH')(p, f, status, template);
   },
-  exportInternalAccount: async (p, f, status) => {
+  exportInternalAccount: async (p, f, status, template) => {
     p.path.accountId = f.wallet.walletId;
-    await signedRetry('POST')(p, f, status);
+    await signedRetry('POST')(p, f, status, template);
   },
   createCustomerExternalAccount: (p) => {
     const body = p.body as { accountInfo: Json };
@@ -159,21 +162,27 @@ const serverChanges: Record<string, Change> = {
   challengeAuthCredential: (p) => void delete p.body,
   // Each code opens one session, and a credential can be challenged again only after 30 s: a new credential.
   verifyAuthCredential: async (p, f) => void (p.path.credentialId = await f.fresh.otpCredential()),
-  revokeAuthCredential: async (p, f, status) => {
+  revokeAuthCredential: async (p, f, status, template) => {
     p.path.credentialId = await secondCredential(f);
-    await signedRetry('DELETE')(p, f, status);
+    await signedRetry('DELETE')(p, f, status, template);
   },
-  revokeAuthSession: async (p, f, status) => {
+  revokeAuthSession: async (p, f, status, template) => {
     p.path.sessionId = (await f.walletWithSession()).sessionId;
-    await signedRetry('DELETE')(p, f, status);
+    await signedRetry('DELETE')(p, f, status, template);
   },
   deleteAgent: async (p, f) => void (p.path.agentId = (await f.fresh.unconnectedAgent()).agentId),
   updateAgent: async (p, f) => void (p.path.agentId = (await f.fresh.unconnectedAgent()).agentId),
   updateAgentPolicy: async (p, f) => void (p.path.agentId = (await f.fresh.unconnectedAgent()).agentId),
   createAgentDeviceCode: async (p, f) => void (p.path.agentId = (await f.fresh.unconnectedAgent()).agentId),
   redeemAgentDeviceCode: async (p, f) => void (p.path.code = (await f.fresh.unconnectedAgent()).code),
-  approveAgentAction: async (p, f) => void Object.assign(p.path, await f.pendingAgentAction()),
-  rejectAgentAction: async (p, f) => void Object.assign(p.path, await f.pendingAgentAction()),
+  approveAgentAction: async (p, f) => {
+    const { agentId, actionId } = await f.pendingAgentAction();
+    Object.assign(p.path, { agentId, actionId });
+  },
+  rejectAgentAction: async (p, f) => {
+    const { agentId, actionId } = await f.pendingAgentAction();
+    Object.assign(p.path, { agentId, actionId });
+  },
   createCurrentAgentExternalAccount: (p) => {
     const body = p.body as Json;
     p.body = { ...body, platformAccountId: `dredd-${unique()}`, accountInfo: usdAccountInfo() };
@@ -185,7 +194,7 @@ const serverChanges: Record<string, Change> = {
 
 /** The request for one status of an operation on the real server. */
 export async function serverParts(o: SpecOperation, status: number, f: Fixtures): Promise<RequestParts> {
-  const parts = Object.assign(fixtureParts(o, f), { template: o.path });
-  await serverChanges[o.operation.operationId]?.(parts, f, status);
+  const parts = fixtureParts(o, f);
+  await serverChanges[o.operation.operationId]?.(parts, f, status, o.path);
   return parts;
 }
