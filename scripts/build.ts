@@ -1,5 +1,5 @@
-// Derives everything in generated/ from spec/: bundle (YAML and JSON), TypeScript types, the
-// compiled client and the offline docs page. `--out <dir>` writes elsewhere (the drift check uses
+// Derives everything in generated/ from spec/: bundle (YAML and JSON), its 3.0 copy for dredd,
+// TypeScript types, the compiled client and the offline docs page. `--out <dir>` writes elsewhere (the drift check uses
 // it); `--skip-lint` is for that check, which runs lint separately.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,8 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { stringify } from 'yaml';
+import { toOpenApi30 } from './openapi-3-0.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -36,6 +38,10 @@ const machines = Object.fromEntries(
     }),
 );
 writeFileSync(join(out, 'state-machines.json'), `${JSON.stringify(machines, null, 2)}\n`);
+
+// The 3.0 copy for dredd (scripts/dredd.ts). YAML 1.1 rules, so strings such as the version date
+// are quoted for dredd's YAML 1.1 parser.
+writeFileSync(join(out, 'openapi-3.0.yaml'), stringify(toOpenApi30(bundle as unknown as Record<string, unknown>), { version: '1.1', lineWidth: 0 }));
 
 // Called through its API: its CLI would pick up redocly.yaml's `apis` instead of the bundle.
 const ast = await openapiTS(pathToFileURL(join(out, 'openapi.yaml')), { rootTypes: true, defaultNonNullable: false });

@@ -34,7 +34,8 @@ const TEST_CLIENT_ID = randomBytes(16).toString('hex');
 const TEST_CLIENT_SECRET = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 const MASTER_KEY = randomBytes(32).toString('base64');
 
-async function startPrism(): Promise<{ origin: string; stop: () => void }> {
+/** A Prism mock of generated/openapi.yaml on a free port (routes without the version segment). */
+export async function startPrism(): Promise<{ origin: string; stop: () => void }> {
   const port = await freePort();
   // Own process group, so stopping it also stops what Prism forks.
   const child = spawn(join(root, 'node_modules', '.bin', 'prism'), ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

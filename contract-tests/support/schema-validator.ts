@@ -1,7 +1,7 @@
 // An independent JSON Schema validator for the contract: @hyperjump/json-schema with the OpenAPI
 // 3.1 dialect. The server validates with Ajv (inside express-openapi-validator) and Prism with its
 // own Ajv, so a schema or instance that only one of them mishandles is caught here.
-import { setShouldValidateFormat, validate } from '@hyperjump/json-schema/openapi-3-1';
+import { setShouldValidateFormat, validate, type Validator } from '@hyperjump/json-schema/openapi-3-1';
 import '@hyperjump/json-schema/formats';
 import { BASIC } from '@hyperjump/json-schema/experimental';
 import { specUrl } from './spec.ts';
@@ -15,7 +15,6 @@ export interface SchemaProblem {
   keyword: string;
 }
 
-type Validator = Awaited<ReturnType<typeof validate>>;
 // Compiling a schema of the bundle takes about 100 ms; a compiled one validates in well under 1 ms.
 const compiled = new Map<string, Promise<Validator>>();
 
