@@ -22,6 +22,7 @@ export const businessRules: BusinessRule[] = [
   { field: /^\/customerType$/, message: /its type cannot be changed/, documented: 'CustomerUpdateRequest: the type of a customer cannot be changed' },
   { field: /^\/policy\/accountRestrictions\/(allowed|blocked)AccountIds\/\d+$|^\/accountRestrictions\/(allowed|blocked)AccountIds\/\d+$/, message: /is not an account of customer/, documented: "AgentAccountRestrictions: accounts of the agent's customer" },
   { field: /^\/destination\/accountId$/, message: /Real-time funding pays external destinations/, documented: 'RealtimeFundingQuoteSource: it pays an external destination' },
+  { field: /^\/destination\/paymentRail$/, message: /can be paid on .*, not /, documented: 'ExternalAccountDestinationReference.paymentRail: a rail the account can receive on' },
   { field: /^\/source\/accountId$/, message: /cannot pull from external accounts/, documented: 'AccountQuoteSource.accountId: a pullable external account' },
   { field: /^\/customerId$/, message: /An agent registers accounts for its own customer only/, documented: 'POST /agents/me/external-accounts' },
 ];
