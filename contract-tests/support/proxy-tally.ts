@@ -1,0 +1,45 @@
+// What the Prism proxy did over a run, recorded by the test workers (one line per event in a file,
+// as the workers are separate processes) and summed up by the reporter at the end.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+const file = resolve(import.meta.dirname, '..', '..', '.tmp', 'prism-proxy.log');
+
+export type ProxyEvent =
+  /** A response the proxy checked (whatever it found). */
+  | { event: 'checked' }
+  | { event: 'violation'; where: string; details: string }
+  /** Prism refused the request as invalid; the server, asked directly, answered `status`. */
+  | { event: 'refused'; type: string; status: number }
+  /** Sent straight to the server: Prism cannot pass this request or answer on unchanged. */
+  | { event: 'direct'; reason: string };
+
+export function resetProxyTally(): void {
+  rmSync(file, { force: true });
+  mkdirSync(dirname(file), { recursive: true });
+}
+
+export const recordProxyEvent = (e: ProxyEvent): void => appendFileSync(file, `${JSON.stringify(e)}\n`);
+
+const countBy = (items: string[]): string =>
+  [...new Set(items)]
+    .sort()
+    .map((k) => `${k}: ${items.filter((i) => i === k).length}`)
+    .join(', ');
+
+/** The run's summary lines, or none when nothing went through the proxy. */
+export function proxySummary(): string[] {
+  if (!existsSync(file)) return [];
+  const events = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ProxyEvent);
+  const checked = events.filter((e) => e.event === 'checked').length;
+  const violations = events.flatMap((e) => (e.event === 'violation' ? [e] : []));
+  const refused = events.flatMap((e) => (e.event === 'refused' ? [e] : []));
+  const direct = events.flatMap((e) => (e.event === 'direct' ? [e] : []));
+  const lines = [`prism proxy: ${checked} requests checked, ${violations.length} violations`];
+  for (const v of violations) lines.push(`  ${v.where}:\n    ${v.details.replaceAll('\n', '\n    ')}`);
+  if (refused.length > 0) {
+    lines.push(`  ${refused.length} requests refused by Prism (${countBy(refused.map((r) => r.type))}), resent to the server, which refused them too (${countBy(refused.map((r) => String(r.status)))})`);
+  }
+  if (direct.length > 0) lines.push(`  ${direct.length} requests sent straight to the server, unchecked by Prism (${countBy(direct.map((d) => d.reason))})`);
+  return lines;
+}
