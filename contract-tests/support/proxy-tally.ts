@@ -38,7 +38,8 @@ export function proxySummary(): string[] {
   const lines = [`prism proxy: ${checked} requests checked, ${violations.length} violations`];
   for (const v of violations) lines.push(`  ${v.where}:\n    ${v.details.replaceAll('\n', '\n    ')}`);
   if (refused.length > 0) {
-    lines.push(`  ${refused.length} requests refused by Prism (${countBy(refused.map((r) => r.type))}), resent to the server, which refused them too (${countBy(refused.map((r) => String(r.status)))})`);
+    // Which refusal of Prism's met which answer of the server's, e.g. `UNPROCESSABLE_ENTITY → 415: 35`.
+    lines.push(`  ${refused.length} requests refused by Prism, resent to the server, which refused them too (${countBy(refused.map((r) => `${r.type} → ${r.status}`))})`);
   }
   if (direct.length > 0) lines.push(`  ${direct.length} requests sent straight to the server, unchecked by Prism (${countBy(direct.map((d) => d.reason))})`);
   return lines;
