@@ -36,11 +36,15 @@ export function proxySummary(): string[] {
   const refused = events.flatMap((e) => (e.event === 'refused' ? [e] : []));
   const direct = events.flatMap((e) => (e.event === 'direct' ? [e] : []));
   const lines = [`prism proxy: ${checked} requests checked, ${violations.length} violations`];
-  for (const v of violations) lines.push(`  ${v.where}:\n    ${v.details.replaceAll('\n', '\n    ')}`);
-  if (refused.length > 0) {
-    // Which refusal of Prism's met which answer of the server's, e.g. `UNPROCESSABLE_ENTITY → 415: 35`.
-    lines.push(`  ${refused.length} requests refused by Prism, resent to the server, which refused them too (${countBy(refused.map((r) => `${r.type} → ${r.status}`))})`);
-  }
+  // The first few say what is wrong; each failed test has the rest.
+  for (const v of violations.slice(0, 10)) lines.push(`  ${v.where}:\n    ${v.details.replaceAll('\n', '\n    ')}`);
+  if (violations.length > 10) lines.push(`  and ${violations.length - 10} more (see the failed tests)`);
+  // Which refusal of Prism's met which answer of the server's, e.g. `UNPROCESSABLE_ENTITY → 415: 35`.
+  const pairs = (rs: typeof refused) => countBy(rs.map((r) => `${r.type} → ${r.status}`));
+  const agreed = refused.filter((r) => r.status >= 400 && r.status < 500);
+  const disputed = refused.filter((r) => !agreed.includes(r));
+  if (agreed.length > 0) lines.push(`  ${agreed.length} requests refused by Prism, resent to the server, which refused them too (${pairs(agreed)})`);
+  if (disputed.length > 0) lines.push(`  ${disputed.length} requests refused by Prism but not by the server, each failing its test (${pairs(disputed)})`);
   if (direct.length > 0) lines.push(`  ${direct.length} requests sent straight to the server, unchecked by Prism (${countBy(direct.map((d) => d.reason))})`);
   return lines;
 }
