@@ -2,7 +2,8 @@
 // (generated/openapi-3.0.yaml) against the real server on an in-memory PGlite database and against
 // a Prism mock of the spec. Prints one summary line; exits 1 on any failure.
 import { randomBytes } from 'node:crypto';
-import { expectConsistentLedger, startPrism } from '../contract-tests/support/global-setup.ts';
+import { expectConsistentLedger } from '../contract-tests/support/global-setup.ts';
+import { startPrism } from '../contract-tests/support/prism-process.ts';
 import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
 import { UNTESTABLE_ON_SERVER } from './dredd/contract-hooks.ts';
 import { runDredd, type DreddResult } from './dredd/run-dredd.ts';
@@ -10,7 +11,7 @@ import { runDredd, type DreddResult } from './dredd/run-dredd.ts';
 const credentials = newCredentials();
 const [server, prism] = await Promise.all([
   startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') }),
-  startPrism(),
+  startPrism(['mock', 'generated/openapi.yaml']),
 ]);
 
 let onServer: DreddResult;

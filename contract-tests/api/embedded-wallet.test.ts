@@ -3,8 +3,8 @@
 // type with the sandbox's magic values, sessions, and the one signed-retry mechanism behind every
 // wallet action (credentials, sessions, settings, export, quote execution). Rules that need the
 // clock to move are in server/embedded-wallet-time.test.ts.
-import { describe, expect } from 'vitest';
-import { api, baseUrl, describeServer, errorOf, isMock, itPostgres, itServer } from '../support/api.ts';
+import { describe, expect, inject } from 'vitest';
+import { api, describeServer, errorOf, isMock, itPostgres, itServer } from '../support/api.ts';
 import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
@@ -24,7 +24,7 @@ import {
 const uuidOf = (id: string) => id.slice(id.indexOf(':') + 1);
 /** The shared server's clock (tests may have moved it), for the age of OIDC tokens. */
 const serverNow = async (): Promise<number> => {
-  const res = await fetch(`${new URL(baseUrl).origin}/__test/clock`);
+  const res = await fetch(`${inject('origin')}/__test/clock`);
   return Date.parse(((await res.json()) as { now: string }).now);
 };
 const freshToken = async (claims: Record<string, unknown> = {}) =>

@@ -1,15 +1,15 @@
 // Behaviour shared by every operation of the real server: unknown routes and methods, malformed
 // bodies, no leaked internals, and the docs and spec it serves.
 // These are properties of the server, not of the contract's operations, so they do not run on
-// the mock.
+// the mock, and go to the server directly (past the Prism proxy, which knows only the contract).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect } from 'vitest';
-import { baseUrl, credentials, describeServer, itServer } from '../support/api.ts';
+import { expect, inject } from 'vitest';
+import { credentials, describeServer, itServer, serverBaseUrl as baseUrl } from '../support/api.ts';
 import { basicAuth, jsonBody } from '../support/raw-requests.ts';
 
 const auth = { Authorization: basicAuth(credentials) };
-const origin = new URL(baseUrl).origin;
+const origin = inject('origin');
 
 async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
   const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...auth, ...init.headers }, ...(init.body === undefined ? {} : { body: init.body }) });

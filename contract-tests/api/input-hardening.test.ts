@@ -60,6 +60,15 @@ describeServer('strings the database cannot store', () => {
   });
 });
 
+describeServer('query strings', () => {
+  itServer('a space written as + (URLSearchParams, HTML forms) is a space, as %20 is; a literal plus is %2B', async () => {
+    const plus = await raw('GET', '/tokens?name=two+words');
+    expect(plus.status).toBe(200);
+    expect(await plus.text()).toBe(await (await raw('GET', '/tokens?name=two%20words')).text());
+    expect((await raw('GET', '/tokens?name=two%2Bwords')).status).toBe(200);
+  });
+});
+
 describeServer('dates and date-times', () => {
   itServer('impossible date-times in filters are 400 on every list that takes them', async () => {
     const impossible = ['2025-13-01T00:00:00Z', '2025-02-30T10:00:00Z', '2025-01-01T23:59:60Z', '2025-01-01T24:00:00Z', '2025-01-01T10:00:00+24:00', '2025-01-01T10:60:00Z', '0000-01-01T00:00:00Z'];

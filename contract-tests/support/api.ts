@@ -5,16 +5,27 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, inject, it } from 'vitest';
-import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
+import { API_VERSION, createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
 import { contractProblem, findOperation } from './contract-check.ts';
 import { observedStatusesFile } from './observed-statuses.ts';
+import { prismVerdict } from './prism-verdict.ts';
+import { proxyFetch } from './proxy-fetch.ts';
+import { recordProxyEvent } from './proxy-tally.ts';
 import { basicAuth } from './raw-requests.ts';
 
 export const target = inject('target');
 export const baseUrl = inject('baseUrl');
+/** The real server's API base URL: `baseUrl` except behind the proxy (and empty for the mock). */
+export const serverBaseUrl = inject('serverBaseUrl');
 export const credentials = { clientId: inject('clientId'), clientSecret: inject('clientSecret') };
+/** The origin of a server's test controls (`/__test/...`, not part of the contract, so never through a proxy) for an API base URL. */
+export const controlsOrigin = (base: string): string => (base === baseUrl ? inject('origin') : new URL(base).origin);
 /** The Prism mock keeps no state: tests that need it run only against the real server. */
 export const isMock = target === 'prism';
+/** The real server behind `prism proxy --errors`: every request and answer of the suite is checked by Prism too. */
+export const isProxy = target === 'proxy';
+/** fetch for the target: through the proxy (see proxy-fetch.ts), or plain. */
+const send: typeof fetch = isProxy ? proxyFetch(baseUrl, serverBaseUrl) : fetch;
 
 /**
  * Marks tests that need state the mock cannot keep (create then read, permissions of a second
@@ -25,10 +36,20 @@ export const describeServer = describe.skipIf(isMock);
 /** Tests that need real concurrency, which only PostgreSQL has (PGlite serialises every query). */
 export const itPostgres = it.skipIf(target !== 'postgres');
 
-/** Throws when a response does not match the contract. */
+/** Throws when a response does not match the contract (or, through the proxy, when Prism says it does not). */
 export async function checkResponse(method: string, url: string, response: Response): Promise<void> {
-  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
-  const path = new URL(url).pathname.slice(basePath.length);
+  // Relative to the base URL: servers have the version segment, Prism routes without it.
+  const path = new URL(url).pathname.replace(new RegExp(`^/${API_VERSION}(?=/|$)`), '');
+  const where = `${method} ${path} → ${response.status}`;
+  if (isProxy && response.url !== '' && new URL(response.url).origin === new URL(baseUrl).origin) {
+    recordProxyEvent({ event: 'checked' });
+    const verdict = await prismVerdict(response);
+    if (verdict.kind === 'violation') {
+      recordProxyEvent({ event: 'violation', where: `${method} ${path}`, details: verdict.details });
+      throw new Error(`${where}: Prism finds the server's answer violates the contract:\n${verdict.details}`);
+    }
+    if (verdict.kind !== 'passed') throw new Error(`${where}: Prism answered instead of the server: ${JSON.stringify(verdict)}`);
+  }
   const op = findOperation(method, path);
   if (op === undefined) throw new Error(`${method} ${path} is not an operation of the contract`);
   appendFileSync(observedStatusesFile(target), `${op.operation.operationId} ${response.status}\n`);
@@ -43,9 +64,9 @@ const contractCheck: Middleware = {
   },
 };
 
-/** A client whose every response is checked against the contract; `serverBaseUrl` for a test's own server. */
-export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials, serverBaseUrl = baseUrl): PaymentsClient {
-  const c = createPaymentsClient({ baseUrl: serverBaseUrl, ...options });
+/** A client whose every response is checked against the contract; `base` for a test's own server. */
+export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials, base = baseUrl): PaymentsClient {
+  const c = createPaymentsClient({ baseUrl: base, fetch: send, ...options });
   c.use(contractCheck);
   return c;
 }
@@ -58,7 +79,7 @@ export async function raw(method: string, path: string, init: { headers?: Record
   const headers: Record<string, string> = { ...init.headers };
   if (init.auth !== false) headers.Authorization = basicAuth(credentials);
   const url = `${baseUrl}${path}`;
-  const response = await fetch(url, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+  const response = await send(url, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
   await checkResponse(method, url, response);
   return response;
 }
@@ -68,12 +89,12 @@ export async function raw(method: string, path: string, init: { headers?: Record
  * answered as the server answered and checked against the contract: for request shapes the typed
  * client cannot send (unions, signature headers) or tests of refusals.
  */
-export function checkedCalls(serverBaseUrl = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
+export function checkedCalls(base = baseUrl, token: { clientId: string; clientSecret: string } = credentials) {
   return async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    const url = `${serverBaseUrl}${path}`;
+    const url = `${base}${path}`;
     const init: RequestInit = { method, headers: { Authorization: basicAuth(token), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } };
     if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await fetch(url, init);
+    const res = await send(url, init);
     await checkResponse(method, url, res);
     return res;
   };

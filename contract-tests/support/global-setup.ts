@@ -3,21 +3,25 @@
 //   CONTRACT_TARGET=postgres  the real server on a fresh database of the PostgreSQL at
 //                             CONTRACT_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //   CONTRACT_TARGET=prism     a Prism mock of generated/openapi.yaml
-import { spawn } from 'node:child_process';
+//   CONTRACT_TARGET=proxy     the real server on PGlite behind `prism proxy --errors`, which checks
+//                             every request and answer against generated/openapi.yaml as well
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from './free-port.ts';
 import { resetObservedStatuses } from './observed-statuses.ts';
 import { createDatabase } from './postgres-database.ts';
+import { startPrism } from './prism-process.ts';
+import { resetProxyTally } from './proxy-tally.ts';
 import { startServer } from './server-process.ts';
 
-export type Target = 'pglite' | 'postgres' | 'prism';
+export type Target = 'pglite' | 'postgres' | 'prism' | 'proxy';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     target: Target;
+    /** Where the contract's requests go: the server's API base URL, or Prism's origin. */
     baseUrl: string;
+    /** The real server's API base URL, past any proxy (empty for the mock). */
+    serverBaseUrl: string;
     clientId: string;
     clientSecret: string;
     /** The PostgreSQL database of the postgres target (empty otherwise). */
@@ -29,50 +33,23 @@ declare module 'vitest' {
   }
 }
 
-const root = resolve(import.meta.dirname, '..', '..');
 const TEST_CLIENT_ID = randomBytes(16).toString('hex');
 const TEST_CLIENT_SECRET = `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 const MASTER_KEY = randomBytes(32).toString('base64');
 
-/** A Prism mock of generated/openapi.yaml on a free port (routes without the version segment). */
-export async function startPrism(): Promise<{ origin: string; stop: () => void }> {
-  const port = await freePort();
-  // Own process group, so stopping it also stops what Prism forks.
-  const child = spawn(join(root, 'node_modules', '.bin', 'prism'), ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)));
-  child.stderr.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)));
-  const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  };
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}:\n${log}`);
-    if ((await fetch(`${origin}/config`).catch(() => undefined)) !== undefined) return { origin, stop };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  stop();
-  throw new Error(`prism did not start within 90 s:\n${log}`);
-}
-
 export default async function setup(project: TestProject) {
   const target = (process.env.CONTRACT_TARGET ?? 'pglite') as Target;
-  if (!['pglite', 'postgres', 'prism'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
+  if (!['pglite', 'postgres', 'prism', 'proxy'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
   resetObservedStatuses(target);
+  resetProxyTally();
   const cleanups: (() => Promise<unknown> | void)[] = [];
   let baseUrl: string;
+  let serverBaseUrl = '';
   let origin = '';
   let databaseUrl = '';
 
   if (target === 'prism') {
-    const prism = await startPrism();
+    const prism = await startPrism(['mock', 'generated/openapi.yaml']);
     cleanups.push(prism.stop);
     // Prism routes the spec's paths without the servers' /2025-10-13 prefix.
     baseUrl = prism.origin;
@@ -85,8 +62,15 @@ export default async function setup(project: TestProject) {
     try {
       const server = await startServer({ PAYMENTS_CLIENT_ID: TEST_CLIENT_ID, PAYMENTS_CLIENT_SECRET: TEST_CLIENT_SECRET, PAYMENTS_MASTER_KEY: MASTER_KEY, DATABASE_URL: databaseUrl });
       cleanups.unshift(() => server.stop());
-      baseUrl = server.baseUrl;
+      baseUrl = serverBaseUrl = server.baseUrl;
       origin = server.origin;
+      if (target === 'proxy') {
+        // Prism matches the spec's paths without the servers' /2025-10-13 prefix and forwards them
+        // to the upstream URL joined with the request's path: /customers → <server>/2025-10-13/customers.
+        const prism = await startPrism(['proxy', 'generated/openapi.yaml', server.baseUrl, '--errors']);
+        cleanups.unshift(prism.stop);
+        baseUrl = prism.origin;
+      }
     } catch (error) {
       for (const cleanup of cleanups) await cleanup();
       throw error;
@@ -95,6 +79,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('target', target);
   project.provide('baseUrl', baseUrl);
+  project.provide('serverBaseUrl', serverBaseUrl);
   project.provide('origin', origin);
   project.provide('clientId', TEST_CLIENT_ID);
   project.provide('clientSecret', TEST_CLIENT_SECRET);

@@ -2,7 +2,7 @@
 // signed-retry calls answered as the server answered (tests check refusals too), each checked
 // against the contract; and the sandbox's outbox of one-time-code e-mails (a test control).
 import type { components } from '../../generated/openapi.js';
-import { baseUrl, checkedCalls, credentials } from './api.ts';
+import { baseUrl, checkedCalls, controlsOrigin, credentials } from './api.ts';
 import { ok } from './quotes.ts';
 
 type Schemas = components['schemas'];
@@ -71,8 +71,7 @@ export function walletCalls(serverBaseUrl = baseUrl, token: { clientId: string; 
     getAccount: (accountId: string) => call('GET', `/internal-accounts/${id(accountId)}`),
     /** What the sandbox e-mailed for a credential (a test control of the server). */
     async emails(credentialId: string): Promise<{ to: string; subject: string; text: string; sentAt: string }[]> {
-      const origin = new URL(serverBaseUrl).origin;
-      const res = await fetch(`${origin}/__test/wallet-emails/${id(credentialId)}`);
+      const res = await fetch(`${controlsOrigin(serverBaseUrl)}/__test/wallet-emails/${id(credentialId)}`);
       return ((await res.json()) as { data: { to: string; subject: string; text: string; sentAt: string }[] }).data;
     },
     /** A wallet with a first EMAIL_OTP credential and an open session of it. */
