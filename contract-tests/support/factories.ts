@@ -7,6 +7,9 @@ import type { components, operations as Operations } from '../../generated/opena
 import type { PaymentsClient } from '../../client/index.ts';
 import { api, client, isMock, unique } from './api.ts';
 import { externalAccountInfo } from './external-account-info.ts';
+import { ownerPersonalInfo } from './personal-info.ts';
+
+export { ownerPersonalInfo };
 
 type Schemas = components['schemas'];
 export type Permission = Schemas['Permission'];
@@ -72,17 +75,6 @@ export async function deleteCustomer(customerId: string): Promise<Schemas['Custo
 }
 
 // Beneficial owners
-
-/** A beneficial owner's personal data, checked by the sandbox on the last 3 characters of lastName. */
-export const ownerPersonalInfo = (lastName = 'Smith'): Schemas['BeneficialOwnerPersonalInfoCreate'] => ({
-  firstName: 'John',
-  lastName,
-  birthDate: '1978-11-05',
-  nationality: 'US',
-  address: { line1: '1200 Valencia Street', postalCode: '94110', country: 'US' },
-  idType: 'SSN',
-  identifier: '987-65-4321',
-});
 
 /** A UBO and director with 40 %, unless the fields say otherwise. */
 export async function createBeneficialOwner(customerId: string, fields: Partial<Schemas['BeneficialOwnerCreateRequest']> = {}): Promise<Schemas['BeneficialOwner']> {

@@ -2,6 +2,7 @@
 // shared objects, read by many operations) or per transaction (objects an operation uses up:
 // deleted, executed, cancelled, claimed, decided), so the order of dredd's transactions does not
 // matter.
+import { ownerPersonalInfo } from '../../contract-tests/support/personal-info.ts';
 import { digits, serverCalls, unique, type Credentials, type Json, type ServerCalls } from './server-calls.ts';
 
 /** The sandbox's valid wallet signature and a client key, as in the spec's examples. */
@@ -15,16 +16,6 @@ export const usdAccountInfo = (suffix = '000') => ({
   bankAccountType: 'CHECKING',
   bankName: 'JPMorgan Chase Bank',
   beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
-});
-
-const ownerInfo = (lastName: string) => ({
-  firstName: 'John',
-  lastName,
-  birthDate: '1978-11-05',
-  nationality: 'US',
-  address: { line1: '1200 Valencia Street', postalCode: '94110', country: 'US' },
-  idType: 'SSN',
-  identifier: '987-65-4321',
 });
 
 const agentPolicy = (mode: 'AUTO' | 'APPROVAL_REQUIRED') => ({
@@ -99,7 +90,7 @@ export async function createFixtures(baseUrl: string, credentials: Credentials) 
 
   const main = await customerWithAccounts();
   const business = await api.expect<{ id: string }>(201, 'POST', '/customers', { customerType: 'BUSINESS', platformCustomerId: `dredd-${unique()}`, businessInfo: { legalName: 'Acme Corporation', country: 'US' } });
-  const owner = await api.expect<{ id: string }>(201, 'POST', '/beneficial-owners', { customerId: business.id, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, personalInfo: ownerInfo('Lovelace') });
+  const owner = await api.expect<{ id: string }>(201, 'POST', '/beneficial-owners', { customerId: business.id, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, personalInfo: ownerPersonalInfo('Lovelace') });
   const verification = await api.expect<{ id: string }>(200, 'POST', '/verifications', { customerId: business.id });
   const token = await api.expect<{ id: string }>(201, 'POST', '/tokens', { name: `dredd ${unique()}`, permissions: ['VIEW'] });
   const platformExternal = await api.expect<{ id: string }>(201, 'POST', '/platform/external-accounts', { currency: 'USD', platformAccountId: `dredd-${unique()}`, accountInfo: usdAccountInfo() });
