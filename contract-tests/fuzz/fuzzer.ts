@@ -87,8 +87,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (res.status >= 500) fail('a 5xx answer', res.status, text);
     const problem = await contractProblem(op, res);
     if (problem !== undefined) fail(`answer outside the contract: ${problem.split('\n')[0]}`, res.status, text);
-    const code = res.status >= 400 ? (safeJson(text) as { code?: string } | undefined)?.code : undefined;
     const body = safeJson(text);
+    const code = res.status >= 400 ? (body as { code?: string } | undefined)?.code : undefined;
     if (expectation === 'valid' && res.status < 500 && code !== undefined && MALFORMED.has(code) && !(code === 'INVALID_INPUT' && onlyBusinessRules(body))) {
       fail(`a valid request refused as ${code}`, res.status, text);
     }
