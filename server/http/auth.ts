@@ -73,9 +73,11 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
  */
 function permitted(req: Request, principal: Principal): true {
   principals.set(req, principal);
+  // The validator matched the operation before its security stage, so it is always there.
   const operation = (req as Request & { openapi?: { schema?: Parameters<typeof authorize>[1] } }).openapi?.schema;
   try {
-    if (operation !== undefined) authorize(principal, operation);
+    if (operation === undefined) throw new Error('security stage without a matched operation');
+    authorize(principal, operation);
   } catch (err) {
     if (err instanceof ApiError) deny(req, err);
     throw err;

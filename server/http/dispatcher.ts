@@ -1,11 +1,11 @@
 // Runs the operation express-openapi-validator matched, in explicit stages:
-//   1. authenticate  (the validator's security stage calls auth.ts; the principal is set here)
-//   2. authorize     (the token permission in `x-permission`; before 501, so a stub still says 403)
-//   3. read input    (decoded path ids, typed query, body; NULs, lone surrogates, non-finite numbers refused)
-//   4. idempotency   (Idempotency-Key: the key is claimed and the response stored in the work's own transaction)
-//   5. transaction   (one per write; reads run without; handlers that wait on the network run without)
-//   6. check result  (against the contract, before commit: a 500 never leaves a committed write)
-//   7. after commit  (tasks the services handed over: waking the job runner, never inside the transaction)
+//   1. authenticate and authorize (the validator's security stage calls auth.ts: it sets the
+//      principal and checks the permission in `x-permission`, before any 400 and any 501)
+//   2. read input    (decoded path ids, typed query, body; NULs, lone surrogates, non-finite numbers refused)
+//   3. idempotency   (Idempotency-Key: the key is claimed and the response stored in the work's own transaction)
+//   4. transaction   (one per write; reads run without; handlers that wait on the network run without)
+//   5. check result  (against the contract, before commit: a 500 never leaves a committed write)
+//   6. after commit  (tasks the services handed over: waking the job runner, never inside the transaction)
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { RequestContext, Runtime } from '../context.ts';
@@ -14,7 +14,7 @@ import { collectingContext, runTasks } from '../db/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';
-import { authorize, principalOf } from './auth.ts';
+import { principalOf } from './auth.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
 import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
@@ -98,7 +98,6 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
     try {
       // `security: []` (redeeming a device code): no credentials, nobody in particular.
       const principal = principalOf(req) ?? (Array.isArray(op.security) && op.security.length === 0 ? PUBLIC : undefined);
-      authorize(principal, op);
       const handler = handlers[op.operationId];
       if (handler === notImplemented) {
         // Sent raw: 501 is not a documented response of the operation.
