@@ -86,13 +86,13 @@ function tenantRequest(pool: IdPool, invitationCode: string) {
       .join('/');
     const params = new URLSearchParams([...new URLSearchParams(query ?? '')].map(([k, v]): [string, string] => [k, pool.named(v)]));
     let body = init.body;
-    if (typeof body === 'string' && body !== '' && body !== 'undefined') body = JSON.stringify(pool.named(JSON.parse(body)));
+    if (typeof body === 'string' && body !== '') body = JSON.stringify(pool.named(JSON.parse(body)));
     if (body instanceof FormData) {
       const form = new FormData();
       for (const [k, v] of body.entries()) form.append(k, typeof v === 'string' ? pool.named(v) : v);
       body = form;
     }
-    return { path: `${named}${params.size > 0 ? `?${params}` : ''}`, init: { headers: init.headers, ...(body === undefined || body === 'undefined' ? {} : { body }) } };
+    return { path: `${named}${params.size > 0 ? `?${params}` : ''}`, init: { headers: init.headers, ...(body === undefined ? {} : { body }) } };
   };
 }
 

@@ -4,7 +4,7 @@
 // be refused as invalid input, an invalid one must be refused with a 4xx. What a request creates
 // must then be readable, and what it deletes gone. The same seed makes the same requests.
 import fc from 'fast-check';
-import { contractProblem, findOperation } from '../support/contract-check.ts';
+import { contractPath, contractProblem, findOperation } from '../support/contract-check.ts';
 import type { SpecOperation } from '../support/spec.ts';
 import { onlyBusinessRules } from './business-rules.ts';
 import { contractRefusals } from './classify.ts';
@@ -82,7 +82,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1;
     const text = await res.clone().text();
     // The answer is checked against the operation the server routed to, as the contract names it.
-    const op = findOperation(d.shape.op.method, new URL(res.url).pathname.slice(new URL(options.baseUrl).pathname.replace(/\/$/, '').length)) ?? d.shape.op;
+    const op = findOperation(d.shape.op.method, contractPath(res.url)) ?? d.shape.op;
     options.observe?.(op.operation.operationId, res.status);
     if (res.status >= 500) fail('a 5xx answer', res.status, text);
     const problem = await contractProblem(op, res);

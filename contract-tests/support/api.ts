@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, inject, it } from 'vitest';
-import { API_VERSION, createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
-import { contractProblem, findOperation } from './contract-check.ts';
+import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
+import { contractPath, contractProblem, findOperation } from './contract-check.ts';
 import { observedStatusesFile } from './observed-statuses.ts';
 import { prismVerdict } from './prism-verdict.ts';
 import { proxyFetch } from './proxy-fetch.ts';
@@ -38,8 +38,7 @@ export const itPostgres = it.skipIf(target !== 'postgres');
 
 /** Throws when a response does not match the contract (or, through the proxy, when Prism says it does not). */
 export async function checkResponse(method: string, url: string, response: Response): Promise<void> {
-  // Relative to the base URL: servers have the version segment, Prism routes without it.
-  const path = new URL(url).pathname.replace(new RegExp(`^/${API_VERSION}(?=/|$)`), '');
+  const path = contractPath(url);
   const where = `${method} ${path} → ${response.status}`;
   if (isProxy && response.url !== '' && new URL(response.url).origin === new URL(baseUrl).origin) {
     recordProxyEvent({ event: 'checked' });

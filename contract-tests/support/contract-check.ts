@@ -2,6 +2,7 @@
 // and what about the answer the spec does not allow (an undocumented status, a body where none
 // is documented, another content type, a body its schema rejects). Used by the suite's client
 // and by the oracles, which also check servers of their own.
+import { API_VERSION } from '../../client/index.ts';
 import { validateAgainst } from './schema-validator.ts';
 import { deref, operations, type SpecOperation } from './spec.ts';
 
@@ -14,6 +15,9 @@ export function findOperation(method: string, path: string): SpecOperation | und
   // A literal segment beats a template (`/customers/internal-accounts` over `/customers/{customerId}`).
   return matches.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
 }
+
+/** A request URL's path as the contract names it: servers have the version segment, Prism routes without it. */
+export const contractPath = (url: string): string => new URL(url).pathname.replace(new RegExp(`^/${API_VERSION}(?=/|$)`), '');
 
 /** What is wrong with the response to `method path` under the contract, or undefined when nothing is. */
 export async function contractProblem(op: SpecOperation, response: Response): Promise<string | undefined> {
