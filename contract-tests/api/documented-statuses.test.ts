@@ -16,6 +16,7 @@ import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 import { wallets } from '../support/wallets.ts';
 import { connectAgent } from '../support/agents.ts';
+import { expectInFlightConflict } from '../support/in-flight.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
 const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
@@ -289,12 +290,7 @@ describe('Idempotency-Key on every POST that creates something', () => {
         const body = first.body();
         return raw('POST', first.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
       };
-      const slow = send({ 'x-test-delay-ms': '1500' });
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const duplicate = await send();
-      expect(duplicate.status).toBe(409);
-      expect(await errorOf(duplicate)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-      expect((await slow).status).toBeLessThan(300);
+      await expectInFlightConflict(send);
     });
   }
 

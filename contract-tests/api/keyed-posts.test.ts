@@ -6,6 +6,7 @@ import { api, describeServer, errorOf, idempotencyKey, itPostgres, itServer, raw
 import { connectAgent } from '../support/agents.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createExternalAccount, createIndividualCustomer, customerInternalAccount, fund } from '../support/factories.ts';
+import { expectInFlightConflict } from '../support/in-flight.ts';
 
 interface Keyed {
   path: string;
@@ -95,12 +96,7 @@ describeServer('Idempotency-Key on the keyed POSTs tested in their own files', (
     itPostgres(`${operationId}: a duplicate while the first is still running is 409 IDEMPOTENCY_KEY_IN_USE`, async () => {
       const [first] = await build();
       const key = idempotencyKey();
-      const slow = send(first, key, { 'x-test-delay-ms': '1500' });
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const duplicate = await send(first, key);
-      expect(duplicate.status).toBe(409);
-      expect(await errorOf(duplicate)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-      expect((await slow).status).toBeLessThan(300);
+      await expectInFlightConflict((headers) => send(first, key, headers));
     });
   }
 });
