@@ -1,5 +1,6 @@
 // The Express application: docs and spec files, JSON parsing, express-openapi-validator (routing,
 // request validation and security), the operation dispatcher and the error handler.
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -39,8 +40,11 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    // One id per request, on the response and in its log lines, so a caller can quote it to support.
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      runtime.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      runtime.log.info({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
     });
     next();
   });

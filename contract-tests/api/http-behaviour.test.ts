@@ -16,6 +16,15 @@ async function call(method: string, path: string, init: { headers?: Record<strin
   return { status: res.status, headers: res.headers, body: (await res.json()) as { status: number; code: string; message: string } };
 }
 
+describeServer('request ids', () => {
+  itServer('every answer, success or error, carries its own X-Request-Id', async () => {
+    const answers = await Promise.all([call('GET', '/config'), call('GET', '/config'), call('GET', '/no-such-thing'), call('POST', '/tokens', { headers: { 'content-type': 'application/json' }, body: '{' })]);
+    const ids = answers.map((a) => a.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describeServer('errors in the documented shape', () => {
   itServer('an unknown route is 404 ROUTE_NOT_FOUND', async () => {
     const res = await call('GET', '/no-such-thing');

@@ -84,7 +84,7 @@ export function toApiError(err: unknown, req: Request): { error: ApiError; unexp
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const { error, unexpected } = toApiError(err, req);
-    if (unexpected) log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+    if (unexpected) log.error({ err, requestId: res.getHeader('X-Request-Id'), method: req.method, url: req.originalUrl }, 'unhandled error');
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.extra?.headers ?? {})) res.setHeader(name, value);
     // Agent operations authenticate with a bearer token: say so in the challenge.
