@@ -768,8 +768,8 @@ export interface paths {
          *     `destination.paymentRail` or the account type's default rail, and returns the transaction it
          *     created (an `OUTGOING` transaction).
          *
-         *     The internal account's balance is debited in the same database transaction that records the
-         *     transfer, so concurrent transfers can never overdraw it. If the transfer later fails, the
+         *     The internal account's balance is debited atomically with the recording of the transfer, so
+         *     concurrent transfers can never overdraw it. If the transfer later fails, the
          *     amount is credited back to the internal account.
          *
          *     Rules and errors:
@@ -977,9 +977,9 @@ export interface paths {
         put?: never;
         /**
          * Execute a quote
-         * @description Executes a `PENDING` quote at its locked rate and fees: in one database transaction the source
-         *     is debited by `totalSendingAmount` and the quote's transaction is created (or, when it already
-         *     exists, advanced), so a quote is never debited twice. The quote comes back `PROCESSING`, or
+         * @description Executes a `PENDING` quote at its locked rate and fees: the source is debited by
+         *     `totalSendingAmount` together with the creation (or, when it already exists, the advance) of the
+         *     quote's transaction, all or nothing, so a quote is never debited twice. The quote comes back `PROCESSING`, or
          *     `COMPLETED` when the rail settles instantly; follow the payment with
          *     `GET /transactions/{transactionId}` or the outgoing-payment webhook. There is no body.
          *
@@ -2412,8 +2412,8 @@ export interface paths {
          * @description Sends a `TEST` webhook to the platform's configured webhook endpoint (`webhookEndpoint` of
          *     `GET /config`) right away, signed like every webhook, and reports what the endpoint answered.
          *     It is not retried. There is no body. Unlike the other sandbox operations it also works with a
-         *     production API token, to check a production endpoint. The result's field names are snake_case because the
-         *     product specification fixes them.
+         *     production API token, to check a production endpoint. The result's field names are snake_case,
+         *     unlike the rest of the API.
          *
          *     Errors: `400 WEBHOOK_ENDPOINT_NOT_SET` when no endpoint is configured. An endpoint that
          *     answers with an error or cannot be reached is not an error of this operation: the result shows
@@ -5010,8 +5010,7 @@ export interface components {
          *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
          *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
          *
-         *     Expired and revoked sessions sign nothing. The `requestId` lives in the service's database, so
-         *     the retry may reach any server.
+         *     Expired and revoked sessions sign nothing. The retry may reach any of the service's servers.
          */
         SignedRetryChallenge: {
             /**
@@ -7997,7 +7996,10 @@ export interface components {
         };
     };
     responses: {
-        /** @description Missing or invalid credentials, or a failed signature or magic-value check. */
+        /**
+         * @description Missing or invalid credentials, or a failed signature or magic-value check; `reason` says which
+         *     (the reasons are listed in the Authentication and permissions guide).
+         */
         Unauthorized: {
             headers: {
                 /**
@@ -8020,7 +8022,11 @@ export interface components {
                 "application/json": components["schemas"]["Error403"];
             };
         };
-        /** @description Rate limited; retry after `Retry-After` seconds. */
+        /**
+         * @description Too many requests; retry after `Retry-After` seconds. Every operation answers
+         *     `TOO_MANY_FAILED_AUTHENTICATIONS` after 10 failed authentications of one `clientId` within 5
+         *     minutes (even to the right secret); `RATE_LIMITED` only where the operation states a limit of its own.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -8878,7 +8884,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description The `platformCustomerId` or the `umaAddress` is taken, or a request with the same `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -9802,7 +9816,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The customer already has this account registered (delete it first to register it again), or a request with the same `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -9951,7 +9973,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description The platform already has this account registered (delete it first to register it again), or a request with the same `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10329,7 +10359,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The quote was already executed or has expired (create a new quote), or a request with the same `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -59,6 +59,20 @@ function requirePathParameterExamples(doc: Json): void {
   if (missing.length > 0) throw new Error(`path parameters without an example (dredd needs one):\n  ${missing.join('\n  ')}`);
 }
 
+/** 3.1 lets a requirement of any scheme list roles (ours name the token permission); 3.0 allows them for OAuth 2 and OpenID Connect only. */
+function dropRolesOfNonOAuthSchemes(doc: Json): void {
+  const schemes = ((doc.components as Json | undefined)?.securitySchemes ?? {}) as Record<string, Json>;
+  const scoped = (name: string) => ['oauth2', 'openIdConnect'].includes(String(schemes[name]?.type));
+  const strip = (security: unknown) => {
+    if (!Array.isArray(security)) return;
+    for (const requirement of security as Record<string, unknown[]>[]) for (const name of Object.keys(requirement)) if (!scoped(name)) requirement[name] = [];
+  };
+  strip(doc.security);
+  for (const section of [doc.paths, doc.webhooks] as (Record<string, Json> | undefined)[]) {
+    for (const item of Object.values(section ?? {})) for (const method of METHODS) strip((item[method] as Json | undefined)?.security);
+  }
+}
+
 /** The 3.0 form of a bundled 3.1 document (which is not changed). */
 export function toOpenApi30(bundle: Json): Json {
   const doc = new Converter(structuredClone(bundle), { allOfTransform: true }).convert() as Json;
@@ -67,6 +81,7 @@ export function toOpenApi30(bundle: Json): Json {
   delete doc.jsonSchemaDialect;
   const schemas = ((doc.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   walk(doc, (object) => downgradeSchemaKeywords(object, schemas));
+  dropRolesOfNonOAuthSchemes(doc);
   requirePathParameterExamples(doc);
   return doc;
 }

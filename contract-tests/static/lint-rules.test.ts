@@ -77,6 +77,14 @@ describe('house rules', () => {
     expect(lint(doc, 'creates-without-key')).toContain('house/money-movement-idempotency-key');
   });
 
+  it('house/operation-declares-access also fails a security requirement whose role is not the x-permission', () => {
+    const doc = parse(valid);
+    listOp(doc).security = [{ basicAuth: ['MANAGE'] }];
+    expect(lint(doc, 'role-differs')).toContain('house/operation-declares-access');
+    listOp(doc).security = [{ basicAuth: [] }];
+    expect(lint(doc, 'role-missing')).toContain('house/operation-declares-access');
+  });
+
   it('the documented exceptions pass: an enum another standard fixes, an unpaginated bounded {data} list', () => {
     const doc = parse(valid);
     doc.components.schemas.Widget.properties.transports = { type: 'array', description: 'Transports.', items: { type: 'string', enum: ['usb', 'nfc'], 'x-enum-standard': 'W3C WebAuthn' } };

@@ -59,6 +59,19 @@ function OperationDeclaresAccess() {
         location: ctx.location.key(),
       });
     }
+    // The docs show a requirement's roles next to its scheme, so the permission is also listed there
+    // (OpenAPI 3.1 allows roles for any scheme), and both must say the same.
+    for (const [scheme, key] of [['basicAuth', 'x-permission'], ['bearerAuth', 'x-agent-permission']]) {
+      for (const req of op.security.filter((r) => scheme in r)) {
+        const roles = req[scheme];
+        if (op[key] !== undefined && (roles.length !== 1 || roles[0] !== op[key])) {
+          ctx.report({
+            message: `The \`${scheme}\` requirement lists the permission of \`${key}\` as its only role: \`${scheme}: [${op[key]}]\` (${GUIDE}).`,
+            location: ctx.location.child(['security']),
+          });
+        }
+      }
+    }
   };
   return {
     Paths: { PathItem: { Operation: (op, ctx) => check(op, ctx, false) } },
