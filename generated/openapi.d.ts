@@ -8108,6 +8108,33 @@ export interface components {
                 "application/json": components["schemas"]["Error410"];
             };
         };
+        /** @description No bearer access token, or one that is unknown or belongs to a deleted agent; `reason` says which. */
+        AgentUnauthorized: {
+            headers: {
+                /**
+                 * @description The authentication scheme agent operations expect.
+                 * @example Bearer realm="payments"
+                 */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error401"];
+            };
+        };
+        /**
+         * @description The agent may not do this: the platform paused it (`AGENT_PAUSED`), its policy does not grant the
+         *     operation's permission (`AGENT_PERMISSION_DENIED`), or the action breaks its spending limits or
+         *     account restrictions (`AGENT_POLICY_VIOLATION`, for money-moving operations).
+         */
+        AgentForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error403"];
+            };
+        };
     };
     parameters: {
         /**
@@ -8494,6 +8521,8 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponseAgentUnauthorized = components['responses']['AgentUnauthorized'];
+export type ResponseAgentForbidden = components['responses']['AgentForbidden'];
 export type ParameterCreatedAfter = components['parameters']['CreatedAfter'];
 export type ParameterCreatedBefore = components['parameters']['CreatedBefore'];
 export type ParameterUpdatedAfter = components['parameters']['UpdatedAfter'];
@@ -11770,8 +11799,8 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11815,8 +11844,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11855,8 +11884,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -11895,8 +11924,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11940,8 +11969,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11975,8 +12004,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
         };
@@ -12026,8 +12055,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
@@ -12070,8 +12099,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12116,8 +12145,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12176,8 +12205,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -12206,8 +12235,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
         };
@@ -12247,8 +12276,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -12277,8 +12306,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["AgentUnauthorized"];
+            403: components["responses"]["AgentForbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
         };
