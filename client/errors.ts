@@ -45,14 +45,15 @@ const isErrorBody = (body: unknown): body is { code: string; message: string } =
 
 export const isPaymentsApiError = (error: unknown): error is PaymentsApiError => error instanceof PaymentsApiError;
 
+type DataOf<R> = R extends { data: infer D } ? D : never;
+type ErrorOf<R> = R extends { error: infer E } ? E : never;
+
 /**
  * The data of an openapi-fetch call, or a thrown PaymentsApiError typed by the operation:
  * `const customer = await unwrap(api.GET('/customers/{customerId}', …))`.
  */
-export async function unwrap<D, E>(
-  call: Promise<{ data: D; error?: never; response: Response } | { data?: never; error: E; response: Response }>,
-): Promise<D> {
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<DataOf<R>> {
   const result = await call;
-  if (result.response.ok) return result.data as D;
-  throw new PaymentsApiError<[BodyOf<E>] extends [never] ? ApiErrorBody : BodyOf<E>>(result.response, result.error);
+  if (result.response.ok) return result.data as DataOf<R>;
+  throw new PaymentsApiError<[BodyOf<ErrorOf<R>>] extends [never] ? ApiErrorBody : BodyOf<ErrorOf<R>>>(result.response, result.error);
 }

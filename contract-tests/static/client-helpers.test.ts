@@ -100,7 +100,7 @@ describe('withSignedRetry', () => {
     const { api, sent } = scripted(json(202, challenge), json(200, { id: accountId, status: 'ACTIVE' }));
     const signed: string[] = [];
     const { data } = await withSignedRetry(
-      (header) => api.PATCH('/internal-accounts/{accountId}', { params: { path: { accountId }, ...(header === undefined ? {} : { header }) }, body: { nickname: 'Savings' } }),
+      (header) => api.PATCH('/internal-accounts/{accountId}', { params: { path: { accountId }, ...(header === undefined ? {} : { header }) }, body: { privateEnabled: true } }),
       (c) => (signed.push(c.payloadToSign), 'sandbox-valid-signature'),
     );
     expect(data?.id).toBe(accountId);

@@ -38,7 +38,7 @@ describe('Idempotency-Key', () => {
     const api = platform(fetch);
     await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
     await api.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
-    await api.PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { fullName: 'Jane Roe' } });
+    await api.PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { customerType: 'INDIVIDUAL', fullName: 'Jane Roe' } });
     expect(sent.map((s) => s.method)).toEqual(['POST', 'GET', 'PATCH']);
     expect(sent[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(sent[1]?.headers.has('idempotency-key')).toBe(false);
@@ -141,7 +141,7 @@ describe('retries', () => {
     expect(redeem.sent).toHaveLength(1);
 
     const patch = scripted(apiError(503, 'UNAVAILABLE'), json(200, customer));
-    expect((await platform(patch.fetch).PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { fullName: 'x' } })).response.status).toBe(503);
+    expect((await platform(patch.fetch).PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { customerType: 'INDIVIDUAL', fullName: 'x' } })).response.status).toBe(503);
     expect(patch.sent).toHaveLength(1);
 
     const invalid = scripted(apiError(400, 'INVALID_INPUT'), json(201, customer));
