@@ -48,7 +48,7 @@ const quote = await unwrap(
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 10_000,
       lookupId: lookup.lookupId,
-      senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' },
+      senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21', NATIONALITY: 'US' },
     },
   }),
 );
