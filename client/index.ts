@@ -9,4 +9,4 @@ export { isRepeatable, resilientFetch, retryAfterMs, type Fetch, type RetryOptio
 export { isPaymentsApiError, PaymentsApiError, REQUEST_ID_HEADER, unwrap, type ApiErrorBody, type ApiErrorCode } from './errors.js';
 export { paginate, type ListItem, type ListPath } from './paginate.js';
 export { withSignedRetry, type SignatureHeaders, type SignedResult, type SignedRetryChallenge, type WalletSigner } from './signed-retry.js';
-export { verifyWebhook, WebhookSignatureError, type WebhookEvent, type WebhookEventOf } from './webhooks.js';
+export { verifyWebhook, WebhookSignatureError, type WebhookEvent, type WebhookEventOf, type WebhookHeaders } from './webhooks.js';

@@ -16,22 +16,25 @@ export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
 }
 
-type Headers_ = Headers | Record<string, string | string[] | undefined>;
+/** Fetch `Headers` or Node's `IncomingHttpHeaders`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
-const header = (headers: Headers_, name: string): string => {
+const header = (headers: WebhookHeaders, name: string): string => {
   const value = headers instanceof Headers ? headers.get(name) : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
   return (Array.isArray(value) ? value.join(' ') : value) ?? '';
 };
 
 /**
  * The verified event of a webhook delivery. `secret` is `PlatformConfig.webhookSigningSecret`
- * (`whsec_...`), `rawBody` the bytes as received, `headers` a Fetch `Headers` or Node's
+ * (`whsec_...`), `rawBody` the bytes (or their text) as received, `headers` a Fetch `Headers` or Node's
  * `IncomingHttpHeaders`. Throws WebhookSignatureError when it does not verify.
  */
-export function verifyWebhook(secret: string, rawBody: string | Buffer, headers: Headers_): WebhookEvent {
+export function verifyWebhook(secret: string, rawBody: string | Uint8Array, headers: WebhookHeaders): WebhookEvent {
   const signed = { 'webhook-id': header(headers, 'webhook-id'), 'webhook-timestamp': header(headers, 'webhook-timestamp'), 'webhook-signature': header(headers, 'webhook-signature') };
   try {
-    return new Webhook(secret).verify(rawBody, signed) as WebhookEvent;
+    // Decoded here: the library would turn a bare Uint8Array into "1,2,3" (it expects Node's Buffer).
+    const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+    return new Webhook(secret).verify(body, signed) as WebhookEvent;
   } catch (error) {
     if (error instanceof WebhookVerificationError) throw new WebhookSignatureError(error.message, { cause: error });
     throw error;

@@ -143,6 +143,7 @@ describe('verifyWebhook', () => {
     const verified = verifyWebhook(secret, body, signedHeaders(new Date()));
     expect(verified).toEqual(event);
     expect(verifyWebhook(secret, Buffer.from(body), new Headers(signedHeaders(new Date())))).toEqual(event);
+    expect(verifyWebhook(secret, new TextEncoder().encode(body), signedHeaders(new Date()))).toEqual(event);
     if (verified.type === 'TEST') expect(verified.data.message).toBe('hello');
   });
 

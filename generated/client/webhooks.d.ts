@@ -20,11 +20,12 @@ export type WebhookEventOf<T extends WebhookEvent['type']> = Extract<WebhookEven
 export declare class WebhookSignatureError extends Error {
     readonly name = "WebhookSignatureError";
 }
-type Headers_ = Headers | Record<string, string | string[] | undefined>;
+/** Fetch `Headers` or Node's `IncomingHttpHeaders`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 /**
  * The verified event of a webhook delivery. `secret` is `PlatformConfig.webhookSigningSecret`
- * (`whsec_...`), `rawBody` the bytes as received, `headers` a Fetch `Headers` or Node's
+ * (`whsec_...`), `rawBody` the bytes (or their text) as received, `headers` a Fetch `Headers` or Node's
  * `IncomingHttpHeaders`. Throws WebhookSignatureError when it does not verify.
  */
-export declare function verifyWebhook(secret: string, rawBody: string | Buffer, headers: Headers_): WebhookEvent;
+export declare function verifyWebhook(secret: string, rawBody: string | Uint8Array, headers: WebhookHeaders): WebhookEvent;
 export {};

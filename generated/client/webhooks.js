@@ -12,13 +12,15 @@ const header = (headers, name) => {
 };
 /**
  * The verified event of a webhook delivery. `secret` is `PlatformConfig.webhookSigningSecret`
- * (`whsec_...`), `rawBody` the bytes as received, `headers` a Fetch `Headers` or Node's
+ * (`whsec_...`), `rawBody` the bytes (or their text) as received, `headers` a Fetch `Headers` or Node's
  * `IncomingHttpHeaders`. Throws WebhookSignatureError when it does not verify.
  */
 export function verifyWebhook(secret, rawBody, headers) {
     const signed = { 'webhook-id': header(headers, 'webhook-id'), 'webhook-timestamp': header(headers, 'webhook-timestamp'), 'webhook-signature': header(headers, 'webhook-signature') };
     try {
-        return new Webhook(secret).verify(rawBody, signed);
+        // Decoded here: the library would turn a bare Uint8Array into "1,2,3" (it expects Node's Buffer).
+        const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+        return new Webhook(secret).verify(body, signed);
     }
     catch (error) {
         if (error instanceof WebhookVerificationError)
