@@ -1,30 +1,12 @@
-// The typed client of the Payments Service API: openapi-fetch bound to the generated `paths`, so a
-// wrong path, method, parameter or body is a compile error. Every type comes from the spec.
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from '../generated/openapi.js';
-
-export type { components, operations, paths };
-export type PaymentsClient = Client<paths>;
-
-/** The API version this package describes; base URLs end with it. */
-export const API_VERSION = '2025-10-13';
-
-export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
-  /** Base URL including the version segment, e.g. `http://127.0.0.1:3000/2025-10-13`. */
-  baseUrl: string;
-  /** API token credentials (HTTP Basic) for platform operations. */
-  clientId?: string;
-  clientSecret?: string;
-  /** Agent access token (HTTP Bearer) for `/agents/me/...` operations. */
-  accessToken?: string;
-}
-
-export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
-  const { clientId, clientSecret, accessToken, headers, ...rest } = options;
-  const auth: Record<string, string> = {};
-  if (accessToken !== undefined) auth.Authorization = `Bearer ${accessToken}`;
-  else if (clientId !== undefined && clientSecret !== undefined) {
-    auth.Authorization = `Basic ${btoa(`${clientId}:${clientSecret}`)}`;
-  }
-  return createClient<paths>({ ...rest, headers: { ...auth, ...(headers as Record<string, string> | undefined) } });
-}
+// The typed client of the Payments Service API and its helpers. Every type comes from the spec
+// (generated/openapi.d.ts); this file only names what the package exports.
+export type { components, operations, paths, webhooks } from '../generated/openapi.js';
+export { API_VERSION, createAgentClient, createPaymentsClient, type AgentClientOptions, type CommonClientOptions, type PaymentsClient, type PaymentsClientOptions } from './client.js';
+export { basicAuth, bearerAuth } from './auth.js';
+export { IDEMPOTENCY_KEY, idempotencyKeys, takesIdempotencyKey } from './idempotency.js';
+export { idempotencyKeyOperations } from './idempotency-key-operations.js';
+export { isRepeatable, resilientFetch, retryAfterMs, type Fetch, type RetryOptions, type Sleep } from './retry.js';
+export { isPaymentsApiError, PaymentsApiError, REQUEST_ID_HEADER, unwrap, type ApiErrorBody, type ApiErrorCode } from './errors.js';
+export { paginate, type ListItem, type ListPath } from './paginate.js';
+export { withSignedRetry, type SignatureHeaders, type SignedResult, type SignedRetryChallenge, type WalletSigner } from './signed-retry.js';
+export { verifyWebhook, WebhookSignatureError, type WebhookEvent, type WebhookEventOf, type WebhookHeaders } from './webhooks.js';

@@ -1,4 +1,4 @@
-// The published package holds exactly the typed client, the generated types, the bundled spec (YAML
+// The published package holds exactly the typed client (its compiled client/*.ts, not the examples), the generated types, the bundled spec (YAML
 // and JSON), the README and the licence, and its exports resolve to them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,8 +15,26 @@ describe('package', () => {
     expect(files).toEqual([
       'LICENSE',
       'README.md',
+      'generated/client/auth.d.ts',
+      'generated/client/auth.js',
+      'generated/client/client.d.ts',
+      'generated/client/client.js',
+      'generated/client/errors.d.ts',
+      'generated/client/errors.js',
+      'generated/client/idempotency-key-operations.d.ts',
+      'generated/client/idempotency-key-operations.js',
+      'generated/client/idempotency.d.ts',
+      'generated/client/idempotency.js',
       'generated/client/index.d.ts',
       'generated/client/index.js',
+      'generated/client/paginate.d.ts',
+      'generated/client/paginate.js',
+      'generated/client/retry.d.ts',
+      'generated/client/retry.js',
+      'generated/client/signed-retry.d.ts',
+      'generated/client/signed-retry.js',
+      'generated/client/webhooks.d.ts',
+      'generated/client/webhooks.js',
       'generated/openapi.d.ts',
       'generated/openapi.json',
       'generated/openapi.yaml',
@@ -52,5 +70,31 @@ describe('package', () => {
     const { data } = await client.GET('/tokens');
     expect(data?.totalCount).toBe(0);
     expect(seen).toEqual([`GET http://127.0.0.1:9/2025-10-13/tokens Basic ${btoa('id:secret')}`]);
+  });
+
+  it('the entry point exports the client helpers, and the compiled client keys and retries', async () => {
+    const entry = (await import(resolve(root, 'generated/client/index.js'))) as typeof import('../../client/index.ts');
+    for (const name of ['createPaymentsClient', 'createAgentClient', 'unwrap', 'paginate', 'withSignedRetry', 'verifyWebhook', 'resilientFetch', 'idempotencyKeys'] as const) {
+      expect(typeof entry[name], name).toBe('function');
+    }
+    expect(entry.PaymentsApiError.prototype).toBeInstanceOf(Error);
+    expect(entry.WebhookSignatureError.prototype).toBeInstanceOf(Error);
+    expect(entry.idempotencyKeyOperations).toContain('POST /customers');
+    const keys: (string | null)[] = [];
+    const answers = [new Response(null, { status: 503 }), new Response('{"id":"Customer:1"}', { status: 201, headers: { 'content-type': 'application/json' } })];
+    const client = entry.createAgentClient({
+      baseUrl: 'http://127.0.0.1:9/2025-10-13',
+      accessToken: 'token',
+      retry: { sleep: async () => {} },
+      fetch: async (request: Request) => {
+        keys.push(request.headers.get('idempotency-key'));
+        return answers.shift() ?? new Response(null, { status: 500 });
+      },
+    });
+    const customer = await entry.unwrap(client.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe' } }));
+    expect(customer.id).toBe('Customer:1');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
   });
 });

@@ -65,7 +65,8 @@ const contractCheck: Middleware = {
 
 /** A client whose every response is checked against the contract; `base` for a test's own server. */
 export function client(options: { clientId?: string; clientSecret?: string; accessToken?: string } = credentials, base = baseUrl): PaymentsClient {
-  const c = createPaymentsClient({ baseUrl: base, fetch: send, ...options });
+  // The suite checks each answer as the server gave it: no retries, no client-side timeout.
+  const c = createPaymentsClient({ baseUrl: base, fetch: send, retry: false, timeoutMs: false, ...options });
   c.use(contractCheck);
   return c;
 }

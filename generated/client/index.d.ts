@@ -1,16 +1,10 @@
-import { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from '../openapi.js';
-export type { components, operations, paths };
-export type PaymentsClient = Client<paths>;
-/** The API version this package describes; base URLs end with it. */
-export declare const API_VERSION = "2025-10-13";
-export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
-    /** Base URL including the version segment, e.g. `http://127.0.0.1:3000/2025-10-13`. */
-    baseUrl: string;
-    /** API token credentials (HTTP Basic) for platform operations. */
-    clientId?: string;
-    clientSecret?: string;
-    /** Agent access token (HTTP Bearer) for `/agents/me/...` operations. */
-    accessToken?: string;
-}
-export declare function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient;
+export type { components, operations, paths, webhooks } from '../openapi.js';
+export { API_VERSION, createAgentClient, createPaymentsClient, type AgentClientOptions, type CommonClientOptions, type PaymentsClient, type PaymentsClientOptions } from './client.js';
+export { basicAuth, bearerAuth } from './auth.js';
+export { IDEMPOTENCY_KEY, idempotencyKeys, takesIdempotencyKey } from './idempotency.js';
+export { idempotencyKeyOperations } from './idempotency-key-operations.js';
+export { isRepeatable, resilientFetch, retryAfterMs, type Fetch, type RetryOptions, type Sleep } from './retry.js';
+export { isPaymentsApiError, PaymentsApiError, REQUEST_ID_HEADER, unwrap, type ApiErrorBody, type ApiErrorCode } from './errors.js';
+export { paginate, type ListItem, type ListPath } from './paginate.js';
+export { withSignedRetry, type SignatureHeaders, type SignedResult, type SignedRetryChallenge, type WalletSigner } from './signed-retry.js';
+export { verifyWebhook, WebhookSignatureError, type WebhookEvent, type WebhookEventOf, type WebhookHeaders } from './webhooks.js';

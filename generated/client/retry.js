@@ -1,0 +1,63 @@
+// Retries and the per-call timeout, as a wrapper of the fetch openapi-fetch calls (middleware
+// cannot resend a request). Only requests that are safe to repeat are retried: GET, HEAD, PUT,
+// DELETE and OPTIONS by their HTTP meaning, and any request carrying an Idempotency-Key, which the
+// server answers at most once. PATCH and unkeyed POSTs are sent once.
+import { IDEMPOTENCY_KEY } from './idempotency.js';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const RETRIED_STATUSES = new Set([429, 503]);
+export const isRepeatable = (request) => SAFE_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_KEY);
+export const defaultSleep = (ms, signal) => new Promise((resolve, reject) => {
+    if (signal.aborted)
+        return reject(signal.reason);
+    const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+    }, ms);
+    const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+});
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header, now = Date.now()) {
+    if (header === null || header.trim() === '')
+        return undefined;
+    if (/^\d+$/.test(header.trim()))
+        return Number(header.trim()) * 1000;
+    const at = Date.parse(header);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+/**
+ * fetch with the timeout and the retries: the timeout bounds the whole call (attempts and waits
+ * between them), combined with the caller's own signal; an abort or a timeout is never retried.
+ */
+export function resilientFetch(send, options = {}) {
+    const { maxRetries = 2, baseDelayMs = 250, maxDelayMs = 5_000, maxRetryAfterMs = 60_000, sleep = defaultSleep, random = Math.random, timeoutMs } = options;
+    const backoff = (retry) => Math.floor(random() * Math.min(maxDelayMs, baseDelayMs * 2 ** retry));
+    return async (input) => {
+        const signal = timeoutMs === undefined ? input.signal : AbortSignal.any([input.signal, AbortSignal.timeout(timeoutMs)]);
+        // The body can be read once: every attempt sends a clone of this request.
+        const request = new Request(input, { signal });
+        const retries = isRepeatable(request) ? maxRetries : 0;
+        for (let retry = 0;; retry++) {
+            let response;
+            try {
+                response = await send(retries > retry ? request.clone() : request);
+            }
+            catch (error) {
+                if (signal.aborted || retry >= retries)
+                    throw error;
+                await sleep(backoff(retry), signal);
+                continue;
+            }
+            if (retry >= retries || !RETRIED_STATUSES.has(response.status))
+                return response;
+            const delay = retryAfterMs(response.headers.get('Retry-After')) ?? backoff(retry);
+            if (delay > maxRetryAfterMs)
+                return response;
+            await response.body?.cancel();
+            await sleep(delay, signal);
+        }
+    };
+}
