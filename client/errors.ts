@@ -10,7 +10,7 @@ export type ApiErrorBody = Schemas[Extract<keyof Schemas, `Error${number}`>];
 /** Every error code the spec defines. */
 export type ApiErrorCode = ApiErrorBody['code'];
 
-/** The response header that carries a request id when something in front of the API adds one (the sandbox itself sends none). */
+/** The response header with the id the service gave the request (quote it to support). */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** The error bodies of an openapi-fetch `error`: those with a `code`. */

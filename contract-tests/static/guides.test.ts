@@ -3,11 +3,11 @@
 // sandbox table names every value of server/simulation/ with its outcome, and every tag sits in
 // exactly one `x-tagGroups` group (Redoc hides a tag left out of the groups).
 import { describe, expect, it } from 'vitest';
-import { BENEFICIARY_NAME_CHECK } from '../../server/simulation/beneficiary-name-check.ts';
+import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES } from '../../server/simulation/kyc.ts';
-import { QUOTE_OUTCOMES } from '../../server/simulation/quote-outcomes.ts';
+import { QUOTE_OUTCOMES, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
 import type { SuffixTable } from '../../server/simulation/suffix.ts';
 import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES, type TransferOutcome } from '../../server/simulation/transfer-outcomes.ts';
 import { SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_NOT_FOUND } from '../../server/simulation/uma-addresses.ts';
@@ -85,25 +85,25 @@ describe('the sandbox table', () => {
     expect(rows(area).length, `${area}: a row the code does not have`).toBe(keys.length);
   }
 
-  const payment = (row: TransferOutcome | (typeof QUOTE_OUTCOMES)['otherwise']) => [
+  const payment = (row: TransferOutcome | QuoteOutcome) => [
     row.later.at(-1)?.status ?? row.returned,
     ...(row.failureReason === null ? [] : [row.failureReason]),
   ];
 
   it('names every transfer suffix with its final status and failure reason (transfer-in and -out agree)', () => {
     expect(Object.keys(TRANSFER_IN_OUTCOMES.bySuffix)).toEqual(Object.keys(TRANSFER_OUT_OUTCOMES.bySuffix));
-    suffixes('Transfers', TRANSFER_OUT_OUTCOMES, payment);
-    suffixes('Transfers', TRANSFER_IN_OUTCOMES, payment);
+    suffixes<TransferOutcome>('Transfers', TRANSFER_OUT_OUTCOMES, payment);
+    suffixes<TransferOutcome>('Transfers', TRANSFER_IN_OUTCOMES, payment);
   });
 
   it('names every quote suffix with its final status and failure reason', () => {
-    suffixes('Quotes', QUOTE_OUTCOMES, payment);
+    suffixes<QuoteOutcome>('Quotes', QUOTE_OUTCOMES, payment);
   });
 
   it('names every beneficiary name check suffix, KYC and KYB outcome', () => {
-    suffixes('Name check', BENEFICIARY_NAME_CHECK, (row) => [row.result === 'CHECKED' ? row.status : row.code]);
-    suffixes('KYC', KYC_OUTCOMES, (row) => [row]);
-    suffixes('KYB', KYB_OUTCOMES, (row) => [row]);
+    suffixes<NameCheckOutcome>('Name check', BENEFICIARY_NAME_CHECK, (row) => [row.result === 'CHECKED' ? row.status : row.code]);
+    suffixes<string>('KYC', KYC_OUTCOMES, (row) => [row]);
+    suffixes<string>('KYB', KYB_OUTCOMES, (row) => [row]);
   });
 
   it('names every sandbox UMA address with its currency and outcome', () => {

@@ -1,4 +1,4 @@
-/** The response header that carries a request id when something in front of the API adds one (the sandbox itself sends none). */
+/** The response header with the id the service gave the request (quote it to support). */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 export class PaymentsApiError extends Error {
     name = 'PaymentsApiError';
