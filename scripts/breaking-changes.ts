@@ -36,7 +36,7 @@ export interface Change {
 }
 
 interface DiffReport {
-  changes: { path: string; kind: string; impact: Change['impact']; property?: string; verdicts?: { ruleId: string; message: string }[]; base?: { value?: unknown }; revision?: { value?: unknown } }[];
+  changes: { path: string; kind: string; impact: Change['impact']; verdicts?: { ruleId: string; message: string }[]; base?: { value?: unknown }; revision?: { value?: unknown } }[];
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -53,24 +53,41 @@ function everyOperationStatesSecurity(doc: Json): boolean {
   return items.every((item) => METHODS.every((m) => item[m] === undefined || Array.isArray((item[m] as Json).security)));
 }
 
-/** Why a `security-requirement-changed` change is no break (see the header), or undefined. */
-function securityRestatement(change: DiffReport['changes'][number], base: Json, current: Json): string | undefined {
-  const path = segments(change.path);
+/** The permission an operation names for a security scheme (the house rule: x-permission for basicAuth, x-agent-permission for bearerAuth). */
+const declaredPermission = (operation: Json, scheme: string): unknown =>
+  scheme === 'basicAuth' ? operation['x-permission'] : scheme === 'bearerAuth' ? operation['x-agent-permission'] : undefined;
+
+/**
+ * Why a `security-requirement-changed` change is no break (see the header), or undefined. Judged
+ * on the whole operation, not on the tool's pairing of requirements (which reports a requirement
+ * whose roles changed sometimes as modified, sometimes as removed plus added): every requirement of
+ * the baseline operation is still there, in the same place and with the same schemes, and the only
+ * roles it gained are the permission the baseline operation declared for that scheme.
+ */
+function securityRestatement(changePath: string, base: Json, current: Json): string | undefined {
+  const path = segments(changePath);
   if (path[0] === 'security') {
     return everyOperationStatesSecurity(current) ? 'top-level security, overridden by every operation' : undefined;
   }
   const securityIndex = path.indexOf('security');
   if (securityIndex < 0 || (path[0] !== 'paths' && path[0] !== 'webhooks')) return undefined;
   const baseOperation = at(base, path.slice(0, securityIndex)) as Json | undefined;
-  const before = at(base, [...path, change.property ?? '']);
-  const after = change.revision?.value;
-  if (!baseOperation || !Array.isArray(after)) return undefined;
-  const declared = change.property === 'basicAuth' ? baseOperation['x-permission'] : change.property === 'bearerAuth' ? baseOperation['x-agent-permission'] : undefined;
-  const added = after.filter((role) => !(Array.isArray(before) ? before : []).includes(role));
-  if (typeof declared === 'string' && added.length > 0 && added.every((role) => role === declared)) {
-    return `restates the baseline's x-${change.property === 'basicAuth' ? '' : 'agent-'}permission ${declared}`;
+  const currentOperation = at(current, path.slice(0, securityIndex)) as Json | undefined;
+  const before = baseOperation?.security;
+  const after = currentOperation?.security;
+  if (!Array.isArray(before) || !Array.isArray(after) || after.length < before.length) return undefined;
+  const restated = new Set<string>();
+  for (const [index, requirement] of (before as Record<string, string[]>[]).entries()) {
+    const now = after[index] as Record<string, string[]> | undefined;
+    if (!now || Object.keys(now).sort().join() !== Object.keys(requirement).sort().join()) return undefined;
+    for (const [scheme, roles] of Object.entries(now)) {
+      const added = roles.filter((role) => !(requirement[scheme] ?? []).includes(role));
+      const declared = declaredPermission(baseOperation!, scheme);
+      if (!added.every((role) => role === declared)) return undefined;
+      for (const role of added) restated.add(`${scheme}: ${role}`);
+    }
   }
-  return undefined;
+  return restated.size > 0 ? `restates the permission the baseline declared (${[...restated].join(', ')})` : 'no new role';
 }
 
 /** Every change `redocly diff` finds from `base` to `current` (both bundled OpenAPI documents). */
@@ -95,7 +112,7 @@ export function diffBundles(base: Json, current: Json): Change[] {
       const verdicts = c.verdicts ?? [];
       const change: Change = { path: c.path, impact: c.impact, kind: c.kind, ruleIds: verdicts.map((v) => v.ruleId), messages: verdicts.map((v) => v.message), base: c.base?.value, revision: c.revision?.value };
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'security-requirement-changed')) {
-        const excused = securityRestatement(c, base, current);
+        const excused = securityRestatement(c.path, base, current);
         if (excused) change.excused = excused;
       }
       return change;
@@ -155,7 +172,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  for (const c of excused) lines.push(`  note: ${describe(c)}`);
+  if (excused.length > 0) lines.push(`  (${excused.length} security changes only restate permissions the baseline declared in x-permission / x-agent-permission: not breaking)`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
     for (const c of breaking) lines.push(`  ${describe(c)}`);
