@@ -1,0 +1,104 @@
+// The breaking-change gate (scripts/breaking-changes.ts) on modified copies of the real bundle.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkBreakingChanges, describe as describeChange, findBreakingChanges } from '../../scripts/breaking-changes.ts';
+
+type Json = Record<string, any>;
+
+const root = resolve(import.meta.dirname, '..', '..');
+const bundle = JSON.parse(readFileSync(resolve(root, 'generated', 'openapi.json'), 'utf8')) as Json;
+const changed = (edit: (doc: Json) => void): Json => {
+  const doc = structuredClone(bundle);
+  edit(doc);
+  return doc;
+};
+const breaking = (edit: (doc: Json) => void) => findBreakingChanges(bundle, changed(edit)).map(describeChange);
+
+describe('breaking-change gate', () => {
+  it('reports a removed response field', () => {
+    const found = breaking((doc) => {
+      const token = doc.components.schemas.Token;
+      delete token.properties.clientId;
+      token.required = token.required.filter((p: string) => p !== 'clientId');
+    });
+    expect(found.join('\n')).toMatch(/GET \/tokens .*Property `clientId` of `Token` was removed/);
+  });
+
+  it('reports a narrowed request enum', () => {
+    const found = breaking((doc) => {
+      doc.components.schemas.TokenCreateRequest.properties.permissions.items = { type: 'string', enum: ['VIEW', 'TRANSACT'] };
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^POST \/tokens requestBody.*lost values: 'MANAGE'.*enum-values-removed/);
+  });
+
+  it('reports a new required query parameter', () => {
+    const found = breaking((doc) => {
+      doc.paths['/customers'].get.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } });
+    });
+    expect(found).toEqual([expect.stringMatching(/^GET \/customers .*Required `tenant` query parameter was added/)]);
+  });
+
+  it('does not report an added optional field, a new operation, or new descriptions and examples', () => {
+    const found = breaking((doc) => {
+      doc.components.schemas.Token.properties.lastUsedAt = { type: 'string', format: 'date-time', description: 'When the token was last used.' };
+      doc.components.schemas.TokenCreateRequest.properties.note = { type: 'string', maxLength: 200 };
+      doc.paths['/tokens/{tokenId}/rotate'] = {
+        post: { ...structuredClone(doc.paths['/tokens'].post), operationId: 'rotateToken', parameters: [{ name: 'tokenId', in: 'path', required: true, schema: { type: 'string' } }] },
+      };
+      doc.paths['/customers'].get.description = 'Reworded.';
+      doc.components.schemas.Token.description = 'Reworded.';
+      doc.components.schemas.Token.properties.name.example = 'Another name';
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('does not call a security role that restates x-permission breaking, but a new role is', () => {
+    const restated = changed((doc) => {
+      doc.security = [{ basicAuth: ['VIEW'] }];
+      doc.paths['/tokens'].post.security = [{ basicAuth: [doc.paths['/tokens'].post['x-permission']] }];
+      // redocly diff reports this one as a requirement removed plus one added
+      const agentOperation = doc.paths['/agents/me/external-accounts'].get;
+      agentOperation.security = [{ bearerAuth: [agentOperation['x-agent-permission']] }];
+      delete agentOperation['x-agent-permission'];
+    });
+    expect(findBreakingChanges(bundle, restated)).toEqual([]);
+    const stricter = breaking((doc) => {
+      doc.paths['/tokens'].get.security = [{ basicAuth: ['MANAGE'] }]; // x-permission is VIEW
+    });
+    expect(stricter).toEqual([expect.stringMatching(/^GET \/tokens security.*requires new scopes: 'MANAGE'/)]);
+  });
+
+  describe('versions', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'releases-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, bundle.info.version));
+    writeFileSync(join(dir, bundle.info.version, 'openapi.json'), JSON.stringify(bundle));
+    const withoutOperation = (version: string) =>
+      changed((doc) => {
+        doc.info.version = version;
+        delete doc.paths['/tokens'].post;
+      });
+
+    it('passes the current bundle against its committed baseline', () => {
+      const result = checkBreakingChanges(bundle);
+      expect(result.lines.join('\n')).toContain(`${bundle.info.version} vs releases/${bundle.info.version}: 0 breaking`);
+      expect(result).toMatchObject({ ok: true, newVersion: false, breaking: [] });
+    });
+
+    it('fails a breaking change within the released version', () => {
+      const result = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
+      expect(result.ok).toBe(false);
+      expect(result.lines.join('\n')).toMatch(/✖ POST \/tokens: Operation `POST \/tokens` was removed/);
+    });
+
+    it('allows it in a new dated version and asks for its baseline', () => {
+      const result = checkBreakingChanges(withoutOperation('2099-01-01'), dir);
+      expect(result).toMatchObject({ ok: true, newVersion: true, baselineVersion: bundle.info.version });
+      expect(result.breaking).toHaveLength(1);
+      expect(result.lines.join('\n')).toContain('releases/2099-01-01/openapi.json');
+    });
+  });
+});

@@ -1,0 +1,194 @@
+// The breaking-change gate: compares generated/openapi.json with the baseline of a released API
+// version (releases/<version>/openapi.json, see releases/README.md) using `redocly diff`
+// (@redocly/cli, rules `diff-recommended`: it reads OpenAPI 3.1 natively and knows request from
+// response, so a response enum that gains a value is breaking and a request enum that gains one is not).
+//
+// - Same `info.version` as a released baseline: any change rated `major` fails (exit 1).
+// - A new `info.version` (a new dated API version): breaking changes against the newest baseline
+//   are listed and allowed; the new version's baseline is added at release (`npm run release:baseline`).
+//
+// One refinement of the tool's verdict: an operation's security requirement that gains the roles its
+// baseline already named in `x-permission` (basicAuth) or `x-agent-permission` (bearerAuth) only
+// restates the access the server already enforced, so it is not breaking. So is a change of the
+// top-level `security` while every operation states its own (the house rule), which overrides it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+type Json = Record<string, unknown>;
+
+const root = resolve(import.meta.dirname, '..');
+export const RELEASES_DIR = join(root, 'releases');
+
+/** One change `redocly diff` rated, with the rule and message it gave. */
+export interface Change {
+  /** Where the change is, as the tool names it: a pointer from the operation, e.g. `#/paths/~1tokens/get/responses/200/...`. */
+  path: string;
+  impact: 'major' | 'minor' | 'patch';
+  kind: string;
+  ruleIds: string[];
+  messages: string[];
+  /** Why the gate does not count a `major` change as breaking, when it does not. */
+  excused?: string;
+  base?: unknown;
+  revision?: unknown;
+}
+
+interface DiffReport {
+  changes: { path: string; kind: string; impact: Change['impact']; verdicts?: { ruleId: string; message: string }[]; base?: { value?: unknown }; revision?: { value?: unknown } }[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** The JSON pointer `#/a/b~1c` → ['a', 'b/c']. */
+const segments = (pointer: string): string[] =>
+  pointer.replace(/^#\/?/, '').split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
+
+const at = (doc: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Json)[key] : undefined), doc);
+
+/** True when every operation (paths and webhooks) of the document has its own `security`. */
+function everyOperationStatesSecurity(doc: Json): boolean {
+  const items = [...Object.values((doc.paths ?? {}) as Record<string, Json>), ...Object.values((doc.webhooks ?? {}) as Record<string, Json>)];
+  return items.every((item) => METHODS.every((m) => item[m] === undefined || Array.isArray((item[m] as Json).security)));
+}
+
+/** The permission an operation names for a security scheme (the house rule: x-permission for basicAuth, x-agent-permission for bearerAuth). */
+const declaredPermission = (operation: Json, scheme: string): unknown =>
+  scheme === 'basicAuth' ? operation['x-permission'] : scheme === 'bearerAuth' ? operation['x-agent-permission'] : undefined;
+
+/**
+ * Why a `security-requirement-changed` change is no break (see the header), or undefined. Judged
+ * on the whole operation, not on the tool's pairing of requirements (which reports a requirement
+ * whose roles changed sometimes as modified, sometimes as removed plus added): every requirement of
+ * the baseline operation is still there, in the same place and with the same schemes, and the only
+ * roles it gained are the permission the baseline operation declared for that scheme.
+ */
+function securityRestatement(changePath: string, base: Json, current: Json): string | undefined {
+  const path = segments(changePath);
+  if (path[0] === 'security') {
+    return everyOperationStatesSecurity(current) ? 'top-level security, overridden by every operation' : undefined;
+  }
+  const securityIndex = path.indexOf('security');
+  if (securityIndex < 0 || (path[0] !== 'paths' && path[0] !== 'webhooks')) return undefined;
+  const baseOperation = at(base, path.slice(0, securityIndex)) as Json | undefined;
+  const currentOperation = at(current, path.slice(0, securityIndex)) as Json | undefined;
+  const before = baseOperation?.security;
+  const after = currentOperation?.security;
+  if (!Array.isArray(before) || !Array.isArray(after) || after.length < before.length) return undefined;
+  const restated = new Set<string>();
+  for (const [index, requirement] of (before as Record<string, string[]>[]).entries()) {
+    const now = after[index] as Record<string, string[]> | undefined;
+    if (!now || Object.keys(now).sort().join() !== Object.keys(requirement).sort().join()) return undefined;
+    for (const [scheme, roles] of Object.entries(now)) {
+      const added = roles.filter((role) => !(requirement[scheme] ?? []).includes(role));
+      const declared = declaredPermission(baseOperation!, scheme);
+      if (!added.every((role) => role === declared)) return undefined;
+      for (const role of added) restated.add(`${scheme}: ${role}`);
+    }
+  }
+  return restated.size > 0 ? `restates the permission the baseline declared (${[...restated].join(', ')})` : 'no new role';
+}
+
+/** Every change `redocly diff` finds from `base` to `current` (both bundled OpenAPI documents). */
+export function diffBundles(base: Json, current: Json): Change[] {
+  const dir = mkdtempSync(join(tmpdir(), 'breaking-changes-'));
+  try {
+    writeFileSync(join(dir, 'baseline.json'), JSON.stringify(base, null, 2));
+    writeFileSync(join(dir, 'current.json'), JSON.stringify(current, null, 2));
+    const report = join(dir, 'report.json');
+    try {
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'), 'diff', 'baseline.json', 'current.json', '--config', join(root, 'scripts', 'breaking-changes.redocly.yaml'), '--format', 'json', '-o', report, '--fail-on', 'none'],
+        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      );
+    } catch (error) {
+      const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
+      throw new Error(`redocly diff failed: ${stderr || String(error)}`);
+    }
+    const { changes } = JSON.parse(readFileSync(report, 'utf8')) as DiffReport;
+    return changes.map((c) => {
+      const verdicts = c.verdicts ?? [];
+      const change: Change = { path: c.path, impact: c.impact, kind: c.kind, ruleIds: verdicts.map((v) => v.ruleId), messages: verdicts.map((v) => v.message), base: c.base?.value, revision: c.revision?.value };
+      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'security-requirement-changed')) {
+        const excused = securityRestatement(c.path, base, current);
+        if (excused) change.excused = excused;
+      }
+      return change;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The changes from `base` to `current` that break a client written against `base`. */
+export function findBreakingChanges(base: Json, current: Json): Change[] {
+  return diffBundles(base, current).filter((c) => c.impact === 'major' && c.excused === undefined);
+}
+
+/** A change as one readable line (or two). */
+export function describe(change: Change): string {
+  const where = segments(change.path);
+  const method = where[0] === 'paths' || where[0] === 'webhooks' ? where[2] : undefined;
+  const head = where[0] === 'paths' && method ? `${method.toUpperCase()} ${where[1]}` : where[0] === 'webhooks' ? `webhook ${where[1]}${method ? ` ${method.toUpperCase()}` : ''}` : where[0] ?? '';
+  const rest = where.slice(method ? 3 : where[0] === 'paths' || where[0] === 'webhooks' ? 2 : 1).join('/');
+  const message = change.messages.length > 0 ? change.messages.join(' ') : `${change.kind}`;
+  const rules = change.ruleIds.length > 0 ? ` (${change.ruleIds.join(', ')})` : '';
+  return `${head}${rest ? ` ${rest}` : ''}: ${message}${rules}${change.excused ? ` [not breaking: ${change.excused}]` : ''}`;
+}
+
+/** Released API versions with a baseline, oldest first (dated versions sort as strings). */
+export function releasedVersions(dir = RELEASES_DIR): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name) && existsSync(join(dir, name, 'openapi.json')))
+    .sort();
+}
+
+export interface GateResult {
+  ok: boolean;
+  version: string;
+  baselineVersion: string;
+  /** True when `version` has no baseline yet (a new API version, breaking changes allowed). */
+  newVersion: boolean;
+  breaking: Change[];
+  excused: Change[];
+  lines: string[];
+}
+
+/** The gate's verdict for `current` against the baselines in `dir`. */
+export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateResult {
+  const version = String((current.info as Json | undefined)?.version ?? '');
+  const released = releasedVersions(dir);
+  const newest = released.at(-1);
+  if (newest === undefined) throw new Error(`no released baseline in ${dir} (releases/<version>/openapi.json); see releases/README.md`);
+  const newVersion = !released.includes(version);
+  if (newVersion && version < newest) throw new Error(`info.version ${version} is older than the newest released version ${newest} and has no baseline`);
+  const baselineVersion = newVersion ? newest : version;
+  const base = JSON.parse(readFileSync(join(dir, baselineVersion, 'openapi.json'), 'utf8')) as Json;
+  const changes = diffBundles(base, current);
+  const breaking = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
+  const excused = changes.filter((c) => c.excused !== undefined);
+  const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
+  const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
+  if (excused.length > 0) lines.push(`  (${excused.length} security changes only restate permissions the baseline declared in x-permission / x-agent-permission: not breaking)`);
+  if (newVersion) {
+    lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
+    for (const c of breaking) lines.push(`  ${describe(c)}`);
+    lines.push(`At release, add its baseline: \`npm run release:baseline\` (writes releases/${version}/openapi.json) and a CHANGELOG.md entry.`);
+    return { ok: true, version, baselineVersion, newVersion, breaking, excused, lines };
+  }
+  if (breaking.length > 0) {
+    lines.push(`Breaking changes against the released ${version} (make them compatible, or release them as a new dated API version):`);
+    for (const c of breaking) lines.push(`  ✖ ${describe(c)}`);
+  }
+  return { ok: breaking.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
+}
+
+if (import.meta.main) {
+  const current = JSON.parse(readFileSync(join(root, 'generated', 'openapi.json'), 'utf8')) as Json;
+  const result = checkBreakingChanges(current);
+  (result.ok ? console.log : console.error)(result.lines.join('\n'));
+  process.exit(result.ok ? 0 : 1);
+}
