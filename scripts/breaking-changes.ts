@@ -90,6 +90,12 @@ function securityRestatement(changePath: string, base: Json, current: Json): str
   return restated.size > 0 ? `restates the permission the baseline declared (${[...restated].join(', ')})` : 'no new role';
 }
 
+/** Whether a change's location is something clients receive: a response, or a webhook's request body. */
+function receivedByClients(path: string): boolean {
+  const where = segments(path);
+  return where.includes('responses') || (where[0] === 'webhooks' && where.includes('requestBody'));
+}
+
 /** Every change `redocly diff` finds from `base` to `current` (both bundled OpenAPI documents). */
 export function diffBundles(base: Json, current: Json): Change[] {
   const dir = mkdtempSync(join(tmpdir(), 'breaking-changes-'));
@@ -114,6 +120,11 @@ export function diffBundles(base: Json, current: Json): Change[] {
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'security-requirement-changed')) {
         const excused = securityRestatement(c.path, base, current);
         if (excused) change.excused = excused;
+      }
+      // diff-recommended rates a response enum gaining a value as major; the versioning guide
+      // (spec/guides/versioning.md) lets a version add them, and tells clients to accept unknown ones.
+      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'enum-values-added') && receivedByClients(c.path)) {
+        change.excused = 'a value added to an enum clients receive, which a version may do';
       }
       return change;
     });
@@ -172,7 +183,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} security changes only restate permissions the baseline declared in x-permission / x-agent-permission: not breaking)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
     for (const c of breaking) lines.push(`  ${describe(c)}`);

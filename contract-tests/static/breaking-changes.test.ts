@@ -55,6 +55,13 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
+  it('allows a value added to a response enum (the versioning guide promises clients accept them)', () => {
+    const found = breaking((doc) => {
+      doc.components.schemas.QuoteStatus.enum.push('ON_HOLD');
+    });
+    expect(found).toEqual([]);
+  });
+
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {
     const restated = changed((doc) => {
       doc.security = [{ basicAuth: ['VIEW'] }];
