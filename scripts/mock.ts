@@ -171,7 +171,8 @@ front.listen(port, host, () => {
   const address = front.address();
   const actual = typeof address === 'object' && address !== null ? address.port : port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-  console.log(`Mock of ${bundle.info.version} (Prism on ${prismOrigin}): API ${origin}${basePath}, docs ${origin}/docs`);
+  // The server's start line, for the mock: `API <url>  docs <url>  prism <url>`.
+  console.log(`API ${origin}${basePath}  docs ${origin}/docs  prism ${prismOrigin} (mock of ${bundle.info.version}: the spec's examples; Prefer: code=<status> or example=<name> picks another)`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
