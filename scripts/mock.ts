@@ -1,0 +1,186 @@
+// `npm run mock [-- --port 4010 --host 127.0.0.1]` (or PORT / HOST): a Prism mock of the bundle
+// that answers like the sandbox server. Prism runs on an internal free port; a node:http front on
+// the public port serves the API under the server's base path (`/2025-10-13`, from the bundle),
+// forwards to Prism without it (headers included, so `Prefer: code=404` / `example=...` work),
+// and turns the rejections Prism writes itself (problem+json bodies, or an example body picked
+// for a request it flagged in `sl-violations`) into the server's error body and status
+// (scripts/mock/translate.ts). Answers taken from the spec's examples pass through unchanged.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort } from '../contract-tests/support/free-port.ts';
+import {
+  basePathOf,
+  fromProblem,
+  fromViolations,
+  invalidJson,
+  parseViolations,
+  routeNotFound,
+  unknownQueryParameters,
+  type Bundle,
+  type MockError,
+  type Problem,
+} from './mock/translate.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const generated = join(root, 'generated');
+const bundle = JSON.parse(readFileSync(join(generated, 'openapi.json'), 'utf8')) as Bundle;
+const basePath = basePathOf(bundle);
+
+const { values: args } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' } } });
+const port = Number(args.port ?? process.env.PORT ?? 4010);
+const host = args.host ?? process.env.HOST ?? '127.0.0.1';
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`mock: --port / PORT must be a port number, got ${args.port ?? process.env.PORT}`);
+  process.exit(2);
+}
+
+// ---- Prism, on an internal port -------------------------------------------------------------
+
+const prismPort = await freePort();
+const prismOrigin = `http://127.0.0.1:${prismPort}`;
+const prismCli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+// Same process group as this script: whoever stops the group stops Prism too.
+const prism = spawn(process.execPath, [prismCli, 'mock', join(generated, 'openapi.yaml'), '-p', String(prismPort), '-h', '127.0.0.1', '--no-cors'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let prismLog = '';
+const keep = (d: Buffer) => (prismLog = (prismLog + d.toString()).slice(-20_000));
+prism.stdout.on('data', keep);
+prism.stderr.on('data', keep);
+
+let stopping = false;
+const stopPrism = () => {
+  if (prism.exitCode === null && prism.signalCode === null) prism.kill('SIGTERM');
+};
+process.on('exit', stopPrism);
+prism.on('exit', (code, signal) => {
+  if (stopping) return;
+  console.error(`mock: Prism exited (${code ?? signal}):\n${prismLog}`);
+  process.exit(1);
+});
+
+// ---- the front ------------------------------------------------------------------------------
+
+const FILES: Record<string, { file: string; type: string }> = {
+  '/docs': { file: 'docs.html', type: 'text/html; charset=utf-8' },
+  '/openapi.yaml': { file: 'openapi.yaml', type: 'application/yaml' },
+  '/openapi.json': { file: 'openapi.json', type: 'application/json' },
+};
+// Not forwarded: hop-by-hop headers, and what fetch recomputes or has already undone.
+const DROPPED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade']);
+
+function sendError(res: ServerResponse, e: MockError): void {
+  res.writeHead(e.status, e.headers).end(JSON.stringify(e.body));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://mock');
+  if (url.pathname === '/' && method === 'GET') return void res.writeHead(302, { location: '/docs' }).end();
+  const file = FILES[url.pathname];
+  if (file !== undefined && method === 'GET') return void res.writeHead(200, { 'content-type': file.type }).end(readFileSync(join(generated, file.file)));
+  if (!url.pathname.startsWith(`${basePath}/`)) return sendError(res, routeNotFound());
+  const path = url.pathname.slice(basePath.length);
+
+  const body = await readBody(req);
+  // The server parses JSON before anything else: a broken body is 400 even without credentials
+  // (and Prism would never answer it).
+  if (/\bjson\b/i.test(req.headers['content-type'] ?? '') && body.length > 0) {
+    try {
+      JSON.parse(body.toString('utf8'));
+    } catch {
+      return sendError(res, invalidJson());
+    }
+  }
+
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || DROPPED.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  // Every answer of the contract is JSON, and the server sends JSON whatever `Accept` says.
+  headers.set('accept', 'application/json');
+  const answer = await fetch(`${prismOrigin}${path}${url.search}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
+  });
+  const text = Buffer.from(await answer.arrayBuffer());
+
+  const violations = parseViolations(answer.headers.get('sl-violations'));
+  const unknownQuery = unknownQueryParameters(bundle, method, path, url.searchParams);
+  if ((answer.headers.get('content-type') ?? '').startsWith('application/problem+json')) {
+    let problem: Problem = {};
+    try {
+      problem = JSON.parse(text.toString('utf8')) as Problem;
+    } catch {
+      problem = { status: answer.status, detail: text.toString('utf8').slice(0, 500) };
+    }
+    return sendError(res, fromProblem(bundle, method, path, problem, violations));
+  }
+  if (violations.length > 0) return sendError(res, fromViolations(bundle, method, path, violations, unknownQuery));
+  // Credentials are checked before the input, so only an answer Prism let through can be refused for them.
+  if (unknownQuery.length > 0 && answer.status !== 401) return sendError(res, fromViolations(bundle, method, path, [], unknownQuery));
+
+  const out: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!DROPPED.has(name)) out[name] = value;
+  });
+  res.writeHead(answer.status, out).end(text);
+}
+
+const front = createServer((req, res) => {
+  const started = Date.now();
+  res.on('finish', () => console.log(`${req.method} ${req.url} → ${res.statusCode} (${Date.now() - started} ms)`));
+  handle(req, res).catch((err: unknown) => {
+    console.error('mock: request failed:', err);
+    if (!res.headersSent) sendError(res, { status: 500, body: { status: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' }, headers: { 'content-type': 'application/json' } });
+    else res.destroy();
+  });
+});
+front.on('error', (err) => {
+  console.error(`mock: cannot serve on ${host}:${port}: ${err.message}`);
+  stopping = true;
+  stopPrism();
+  process.exit(1);
+});
+
+// Wait for Prism (any answer will do), then open the public port.
+const deadline = Date.now() + 90_000;
+while ((await fetch(`${prismOrigin}/`).catch(() => undefined)) === undefined) {
+  if (Date.now() > deadline) {
+    console.error(`mock: Prism did not start within 90 s:\n${prismLog}`);
+    stopping = true;
+    stopPrism();
+    process.exit(1);
+  }
+  await new Promise((r) => setTimeout(r, 200));
+}
+front.listen(port, host, () => {
+  const address = front.address();
+  const actual = typeof address === 'object' && address !== null ? address.port : port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+  // The server's start line, for the mock: `API <url>  docs <url>  prism <url>`.
+  console.log(`API ${origin}${basePath}  docs ${origin}/docs  prism ${prismOrigin} (mock of ${bundle.info.version}: the spec's examples; Prefer: code=<status> or example=<name> picks another)`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopping = true;
+    stopPrism();
+    front.close();
+    front.closeAllConnections();
+    process.exit(0);
+  });
+}
