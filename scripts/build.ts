@@ -84,4 +84,12 @@ for (const name of readdirSync(clientOut).filter((f) => f.endsWith('.d.ts'))) {
 }
 
 run('redocly', ['build-docs', rel(join(out, 'openapi.yaml')), '-o', rel(join(out, 'docs.html')), '--inlineBundle']);
+// The page must work offline (scripts/docs-browser-test.ts cuts the network): its "API docs by
+// Redocly" badge is the one image Redoc fetches from a CDN, so it is drawn inline instead.
+const docs = join(out, 'docs.html');
+const badge = `data:image/svg+xml,${encodeURIComponent("<svg xmlns='http://www.w3.org/2000/svg' width='52' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='#5b6570'>Redocly</text></svg>")}`;
+const page = readFileSync(docs, 'utf8');
+const offline = page.replaceAll(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, badge);
+if (offline.includes('cdn.redoc.ly')) throw new Error('build: the docs page fetches another file from cdn.redoc.ly; inline it too (the page must work offline)');
+writeFileSync(docs, offline);
 console.log(`build: wrote ${rel(out)}/`);
