@@ -5,7 +5,7 @@
 // in the menu, every x-tagGroups name, every heading of info.description (the guides), and a fixed
 // sample of operations (summary in the menu, section rendered, the token permission the operation
 // needs, `x-permission` or `x-agent-permission`, shown in its Security block). No console errors.
-// Saves a full-page screenshot to artifacts/docs.png. Exit 1 with the list of what is missing.
+// Saves screenshots to artifacts/ (docs.png: the first guide; docs-operation.png: an operation). Exit 1 with the list of what is missing.
 // `DOCS_HTML=<file>` checks that page instead (served alone at /docs), e.g. a docs.html built
 // with `redocly build-docs <bundle> -o <file> --inlineBundle` from a changed bundle; the bundle
 // it is checked against is then `DOCS_BUNDLE` (JSON or YAML), else generated/openapi.json.
@@ -55,6 +55,14 @@ const guides = (() => {
   }
   return out;
 })();
+/** The guides: tags with `x-traitTag`, each with the first words of its text as rendered (markdown stripped). */
+const guideTags = ((bundle.tags ?? []) as { name: string; description?: string; 'x-traitTag'?: boolean }[])
+  .filter((t) => t['x-traitTag'] === true)
+  .map((t) => {
+    const firstLine = (t.description ?? '').split('\n').find((l) => l.trim() !== '' && !l.startsWith('|') && !l.startsWith('```')) ?? '';
+    const plain = firstLine.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '').trim();
+    return { name: t.name, opening: plain.split(/\s+/).slice(0, 6).join(' ') };
+  });
 const operations: Operation[] = Object.entries(bundle.paths)
   .flatMap(([path, item]) =>
     Object.entries(item)
@@ -127,6 +135,25 @@ try {
     if (![...headings].some((h) => h === guide || h.startsWith(`${guide}\n`) || h.startsWith(guide))) missing.push(`guide "${guide}" has no heading on the page`);
   }
 
+  // Each guide (a tag without operations, spec/guides/) opens from the menu and shows its own text.
+  for (const guide of guideTags) {
+    const item = page.locator(`[data-text="${cssString(guide.name)}"]`).first();
+    if ((await item.count()) === 0) continue; // reported above as a tag missing from the menu
+    await item.click();
+    const shown = await page
+      .getByText(guide.opening, { exact: false })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(() => true, () => false);
+    if (!shown) missing.push(`guide "${guide.name}": its text ("${guide.opening}") is not shown when it is opened from the menu`);
+  }
+  // The screenshot CI keeps: the first guide, as a reader meets the page.
+  mkdirSync(join(root, 'artifacts'), { recursive: true });
+  const first = guideTags[0];
+  if (first !== undefined) await page.locator(`[data-text="${cssString(first.name)}"]`).first().click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: screenshot });
+
   const permissions: string[] = [];
   for (const op of sample) {
     const label = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
@@ -146,13 +173,11 @@ try {
     }
   }
 
-  // Back to the top, the first tag opened, then the whole page.
-  mkdirSync(join(root, 'artifacts'), { recursive: true });
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: screenshot, fullPage: true });
+  // And the last sampled operation, with its Security block.
+  await page.screenshot({ path: join(root, 'artifacts', 'docs-operation.png') });
 
   notes.push(`page loaded and menu rendered in ${loadMs} ms`);
-  notes.push(`menu: ${tags.length} tags, ${tagGroups.length} tag groups, ${guides.length} guides (${guides.join(', ')}) expected`);
+  notes.push(`menu: ${tags.length} tags, ${tagGroups.length} tag groups, ${guideTags.length} guides opened (${guideTags.map((g) => g.name).join(', ')}), ${guides.length} headings of info.description (${guides.join(', ')})`);
   notes.push(`sampled ${sample.length} of ${operations.length} operations: ${sample.map((o) => o.operationId).join(', ')}`);
   for (const p of permissions) notes.push(p);
 } finally {
