@@ -6,6 +6,7 @@
 // for a request it flagged in `sl-violations`) into the server's error body and status
 // (scripts/mock/translate.ts). Answers taken from the spec's examples pass through unchanged.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -142,6 +143,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 const front = createServer((req, res) => {
   const started = Date.now();
+  // Like the server: every answer names its request.
+  res.setHeader('X-Request-Id', randomUUID());
   res.on('finish', () => console.log(`${req.method} ${req.url} → ${res.statusCode} (${Date.now() - started} ms)`));
   handle(req, res).catch((err: unknown) => {
     console.error('mock: request failed:', err);

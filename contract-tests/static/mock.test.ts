@@ -64,6 +64,7 @@ describe('npm run mock', () => {
   it.each(['/config', '/customers', '/customers/Customer:019542f5-b3e7-1d02-0000-000000000001', '/transactions'])('answers GET %s with an example the contract allows', async (path) => {
     const res = await fetch(`${base}${path}`, { headers: auth });
     expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     await expectContractAnswer('GET', path, res);
   });
 
