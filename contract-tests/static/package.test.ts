@@ -1,5 +1,5 @@
 // The published package holds exactly the typed client (its compiled client/*.ts, not the examples), the generated types, the bundled spec (YAML
-// and JSON), the README and the licence, and its exports resolve to them.
+// and JSON), the README, the changelog and the licence, and its exports resolve to them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,6 +13,7 @@ describe('package', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path).sort();
     expect(files).toEqual([
+      'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'generated/client/auth.d.ts',
