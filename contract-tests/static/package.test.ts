@@ -9,7 +9,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; engines: { node: string } };
 
 describe('package', () => {
-  it('packs exactly the client, the types, the bundled spec, README and licence', () => {
+  it('packs exactly the client, the types, the bundled spec, README, changelog and licence', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path).sort();
     expect(files).toEqual([
