@@ -5,13 +5,12 @@
 // and turns the rejections Prism writes itself (problem+json bodies, or an example body picked
 // for a request it flagged in `sl-violations`) into the server's error body and status
 // (scripts/mock/translate.ts). Answers taken from the spec's examples pass through unchanged.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort } from '../contract-tests/support/free-port.ts';
+import { startPrism } from '../contract-tests/support/prism-process.ts';
 import {
   basePathOf,
   fromProblem,
@@ -40,27 +39,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 // ---- Prism, on an internal port -------------------------------------------------------------
 
-const prismPort = await freePort();
-const prismOrigin = `http://127.0.0.1:${prismPort}`;
-const prismCli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-// Same process group as this script: whoever stops the group stops Prism too.
-const prism = spawn(process.execPath, [prismCli, 'mock', join(generated, 'openapi.yaml'), '-p', String(prismPort), '-h', '127.0.0.1', '--no-cors'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'pipe'],
+// Prism's own process group: stopping the mock stops Prism and whatever it forked.
+const prism = await startPrism(['mock', join(generated, 'openapi.yaml'), '--no-cors']).catch((err: unknown) => {
+  console.error(`mock: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 });
-let prismLog = '';
-const keep = (d: Buffer) => (prismLog = (prismLog + d.toString()).slice(-20_000));
-prism.stdout.on('data', keep);
-prism.stderr.on('data', keep);
+const prismOrigin = prism.origin;
 
 let stopping = false;
-const stopPrism = () => {
-  if (prism.exitCode === null && prism.signalCode === null) prism.kill('SIGTERM');
-};
-process.on('exit', stopPrism);
-prism.on('exit', (code, signal) => {
+process.on('exit', () => prism.stop());
+void prism.exited.then((how) => {
   if (stopping) return;
-  console.error(`mock: Prism exited (${code ?? signal}):\n${prismLog}`);
+  console.error(`mock: Prism exited (${how}):\n${prism.output()}`);
   process.exit(1);
 });
 
@@ -155,21 +145,10 @@ const front = createServer((req, res) => {
 front.on('error', (err) => {
   console.error(`mock: cannot serve on ${host}:${port}: ${err.message}`);
   stopping = true;
-  stopPrism();
+  prism.stop();
   process.exit(1);
 });
 
-// Wait for Prism (any answer will do), then open the public port.
-const deadline = Date.now() + 90_000;
-while ((await fetch(`${prismOrigin}/`).catch(() => undefined)) === undefined) {
-  if (Date.now() > deadline) {
-    console.error(`mock: Prism did not start within 90 s:\n${prismLog}`);
-    stopping = true;
-    stopPrism();
-    process.exit(1);
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
 front.listen(port, host, () => {
   const address = front.address();
   const actual = typeof address === 'object' && address !== null ? address.port : port;
@@ -181,7 +160,7 @@ front.listen(port, host, () => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     stopping = true;
-    stopPrism();
+    prism.stop();
     front.close();
     front.closeAllConnections();
     process.exit(0);

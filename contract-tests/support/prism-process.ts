@@ -10,6 +10,8 @@ export interface PrismProcess {
   origin: string;
   output(): string;
   stop(): void;
+  /** Resolves with the exit code (or signal) once Prism has ended, for whatever reason. */
+  exited: Promise<number | string | null>;
 }
 
 /** `args` are Prism's command and its arguments before the port, e.g. `['proxy', spec, upstream, '--errors']`. */
@@ -20,6 +22,7 @@ export async function startPrism(args: string[], timeoutMs = 90_000): Promise<Pr
   let log = '';
   child.stdout.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)));
   child.stderr.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)));
+  const exited = new Promise<number | string | null>((done) => child.on('exit', (code, signal) => done(code ?? signal)));
   const stop = () => {
     if (child.pid !== undefined && child.exitCode === null) {
       try {
@@ -34,7 +37,7 @@ export async function startPrism(args: string[], timeoutMs = 90_000): Promise<Pr
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}:\n${log}`);
     // Any answer will do (a proxy forwards this one, or refuses it for lack of credentials).
-    if ((await fetch(`${origin}/config`).catch(() => undefined)) !== undefined) return { origin, output: () => log, stop };
+    if ((await fetch(`${origin}/config`).catch(() => undefined)) !== undefined) return { origin, output: () => log, stop, exited };
     await new Promise((r) => setTimeout(r, 200));
   }
   stop();
