@@ -137,7 +137,7 @@ try {
 
   // Each guide (a tag without operations, spec/guides/) opens from the menu and shows its own text.
   for (const guide of guideTags) {
-    const item = page.locator(`[data-text="${cssString(guide.name)}"]`).first();
+    const item = menuItem(page, guide.name);
     if ((await item.count()) === 0) continue; // reported above as a tag missing from the menu
     await item.click();
     const shown = await page
@@ -150,7 +150,7 @@ try {
   // The screenshot CI keeps: the first guide, as a reader meets the page.
   mkdirSync(join(root, 'artifacts'), { recursive: true });
   const first = guideTags[0];
-  if (first !== undefined) await page.locator(`[data-text="${cssString(first.name)}"]`).first().click();
+  if (first !== undefined) await menuItem(page, first.name).click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: screenshot });
 
@@ -201,9 +201,9 @@ console.log('test:docs: passed');
  * the rendered text of its section, or undefined when either is missing.
  */
 async function openOperation(page: Page, op: Operation): Promise<string | undefined> {
-  const item = page.locator(`[data-text="${cssString(op.summary)}"]`).first();
+  const item = menuItem(page, op.summary);
   if ((await item.count()) === 0) {
-    const tag = page.locator(`[data-text="${cssString(op.tag)}"]`).first();
+    const tag = menuItem(page, op.tag);
     if ((await tag.count()) === 0) return undefined;
     await tag.click();
     if (!(await item.waitFor({ timeout: 5_000 }).then(() => true, () => false))) return undefined;
@@ -233,6 +233,11 @@ async function serveFile(file: string): Promise<{ port: number; origin: string; 
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
   const port = (http.address() as AddressInfo).port;
   return { port, origin: `http://127.0.0.1:${port}`, stop: () => new Promise((done) => http.close(done)) };
+}
+
+/** The menu entry whose text is `text` (Redoc's menu items carry it in `data-text`). */
+function menuItem(page: Page, text: string) {
+  return page.locator(`[data-text="${cssString(text)}"]`).first();
 }
 
 function cssString(s: string): string {
