@@ -3,6 +3,7 @@
 // is documented, another content type, a body its schema rejects). Used by the suite's client
 // and by the oracles, which also check servers of their own.
 import { API_VERSION } from '../../client/index.ts';
+import { matchPathTemplate } from './path-template.ts';
 import { validateAgainst } from './schema-validator.ts';
 import { deref, operations, type SpecOperation } from './spec.ts';
 
@@ -11,9 +12,8 @@ type Json = Record<string, unknown>;
 /** The operation of a request path (relative to the API base path), matching path templates. */
 export function findOperation(method: string, path: string): SpecOperation | undefined {
   const candidates = operations.filter((o) => o.method === method.toLowerCase());
-  const matches = candidates.filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-  // A literal segment beats a template (`/customers/internal-accounts` over `/customers/{customerId}`).
-  return matches.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+  const template = matchPathTemplate(candidates.map((o) => o.path), path);
+  return candidates.find((o) => o.path === template);
 }
 
 /** A request URL's path as the contract names it: servers have the version segment, Prism routes without it. */

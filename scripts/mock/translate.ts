@@ -3,6 +3,8 @@
 // for the same kind of rejection (server/http/error-handler.ts, server/shared/errors.ts). Answers
 // Prism takes from the spec's examples are not touched here.
 
+import { matchPathTemplate } from '../../contract-tests/support/path-template.ts';
+
 type Json = Record<string, unknown>;
 
 export interface Bundle {
@@ -54,13 +56,8 @@ export function basePathOf(bundle: Bundle): string {
   return `/${version}`;
 }
 
-/** The path template of a request path (relative to the base path), a literal segment beating a template. */
-export function findPath(bundle: Bundle, path: string): string | undefined {
-  const matches = Object.keys(bundle.paths).filter((template) =>
-    new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-  );
-  return matches.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
-}
+/** The path template of a request path (relative to the base path). */
+const findPath = (bundle: Bundle, path: string): string | undefined => matchPathTemplate(Object.keys(bundle.paths), path);
 
 function operationOf(bundle: Bundle, method: string, path: string): { pathItem: Json; operation: Json | undefined } | undefined {
   const template = findPath(bundle, path);
