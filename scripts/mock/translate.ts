@@ -4,6 +4,7 @@
 // Prism takes from the spec's examples are not touched here.
 
 import { matchPathTemplate } from '../../contract-tests/support/path-template.ts';
+import type { components } from '../../generated/openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,15 +16,13 @@ export interface Bundle {
 
 export interface MockError {
   status: number;
-  body: { status: number; code: string; message: string; reason?: string; details?: Json };
+  /** The spec's error body; 401s add their `reason` (Error401). */
+  body: components['schemas']['Error'] & { reason?: string };
   headers: Record<string, string>;
 }
 
-export interface FieldError {
-  field: string;
-  message: string;
-  constraint?: string;
-}
+/** One entry of `details.errors`, as the spec defines it. */
+export type FieldError = components['schemas']['FieldError'];
 
 /** One entry of Prism's `sl-violations` header. */
 export interface Violation {
