@@ -25,6 +25,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Load and fault tests on the machine's PostgreSQL, each file with servers of its own; one
+        // file at a time, so no file's load slows another's measurements (`.ci/run` only).
+        test: {
+          name: 'reliability',
+          include: ['contract-tests/reliability/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

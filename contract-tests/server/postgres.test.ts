@@ -3,12 +3,12 @@
 // server processes sharing one database (webhooks delivered once, one limit on failed
 // authentications, an Idempotency-Key in flight in one process and orphaned by a killed one).
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
-import { jsonHeaders as auth, newCredentials as newToken, startServer, type ServerProcess } from '../support/server-process.ts';
+import { call, startCluster, type Cluster } from '../support/cluster.ts';
+import { adminUrlOf } from '../support/postgres-database.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const onPostgres = target === 'postgres';
@@ -17,36 +17,11 @@ afterAll(async () => {
   for (const drop of drops) await drop();
 });
 
-/** A fresh database on the suite's PostgreSQL server, dropped after the file. */
-async function freshDatabase(): Promise<string> {
-  const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'pgtest');
-  drops.push(database.drop);
-  return database.url;
-}
-
-interface Cluster {
-  databaseUrl: string;
-  token: ReturnType<typeof newToken>;
-  env: NodeJS.ProcessEnv;
-  servers: ServerProcess[];
-}
-
-/** `count` server processes on one fresh database, with one master key and one bootstrap token. */
+/** `count` server processes on one fresh database of the suite's PostgreSQL server, stopped and dropped after the file. */
 async function cluster(count: number): Promise<Cluster> {
-  const databaseUrl = await freshDatabase();
-  const token = newToken();
-  const env = { DATABASE_URL: databaseUrl, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'), PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret };
-  const servers: ServerProcess[] = [];
-  // One after the other: the first one migrates and bootstraps.
-  for (let i = 0; i < count; i++) servers.push(await startServer(env));
-  drops.unshift(async () => void (await Promise.all(servers.map((s) => s.stop()))));
-  return { databaseUrl, token, env, servers };
-}
-
-async function call(server: ServerProcess, token: Cluster['token'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { ...auth(token), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  const started = await startCluster(adminUrlOf(inject('databaseUrl')), count);
+  drops.push(started.close);
+  return started;
 }
 
 async function fundedAccount(server: ServerProcess, token: Cluster['token']): Promise<string> {

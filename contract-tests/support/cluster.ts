@@ -1,0 +1,64 @@
+// Server processes of a test's own on a fresh PostgreSQL database: one master key and one
+// bootstrap token shared by all, the first process migrating and bootstrapping before the next
+// starts. For what only several processes on one database show (webhooks delivered once, a shared
+// failed-authentication limit, idempotency across processes, the bank test, crash recovery).
+import { randomBytes } from 'node:crypto';
+import { adminUrlOf, createDatabase } from './postgres-database.ts';
+import { jsonHeaders, newCredentials, startServer, type ServerProcess } from './server-process.ts';
+
+export interface Cluster {
+  databaseUrl: string;
+  token: ReturnType<typeof newCredentials>;
+  /** The environment every process of the cluster starts with (start another with it). */
+  env: NodeJS.ProcessEnv;
+  servers: ServerProcess[];
+  /** Stops every process (SIGTERM) and drops the database. */
+  close(): Promise<void>;
+}
+
+/** The suite's PostgreSQL server when a test runs outside the contract project's global setup. */
+export const postgresAdminUrl = (): string => adminUrlOf(process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+
+export async function startCluster(adminUrl: string, count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> {
+  const database = await createDatabase(adminUrl, 'cluster');
+  const token = newCredentials();
+  const clusterEnv = { DATABASE_URL: database.url, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'), PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, ...env };
+  const servers: ServerProcess[] = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await startServer(clusterEnv));
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    await database.drop();
+    throw error;
+  }
+  return {
+    databaseUrl: database.url,
+    token,
+    env: clusterEnv,
+    servers,
+    async close() {
+      await Promise.all(servers.map((s) => s.stop()));
+      await database.drop();
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Record<string, unknown> | undefined;
+}
+
+/** One JSON request with the cluster token's Basic credentials; the raw text is kept for byte comparisons. */
+export async function call(server: ServerProcess, token: Cluster['token'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { ...jsonHeaders(token), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    parsed = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
