@@ -78,6 +78,14 @@ export async function deleteToken(ctx: RequestContext, tokenId: string): Promise
 
 const hashClientId = (clientId: string) => createHash('sha256').update(clientId, 'utf8').digest('base64url');
 
+/** 429 until the failure window that started at `windowStartedAt` closes (if it is still open). */
+function refuseUntilWindowCloses(windowStartedAt: Date, at: Date): void {
+  const closesAt = addMs(windowStartedAt, FAILURE_WINDOW_MS);
+  if (closesAt > at) {
+    throw tooManyRequests('TOO_MANY_FAILED_AUTHENTICATIONS', 'Too many failed authentications for this clientId; wait before trying again.', (closesAt.getTime() - at.getTime()) / 1000);
+  }
+}
+
 /**
  * Checks Basic credentials. Failures are counted per clientId (whatever was sent) in the database:
  * after MAX_FAILURES within FAILURE_WINDOW_MS every request with that clientId gets 429 until the
@@ -88,17 +96,16 @@ export async function authenticateBasic(ctx: ServiceContext, clientId: string, s
   const at = ctx.clock.now();
   const key = hashClientId(clientId);
   const window = await findFailures(ctx.db, key);
-  if (window !== undefined && window.failures >= MAX_FAILURES) {
-    const closesAt = addMs(window.windowStartedAt, FAILURE_WINDOW_MS);
-    if (closesAt > at) {
-      throw tooManyRequests('TOO_MANY_FAILED_AUTHENTICATIONS', 'Too many failed authentications for this clientId; wait before trying again.', (closesAt.getTime() - at.getTime()) / 1000);
-    }
-  }
+  if (window !== undefined && window.failures >= MAX_FAILURES) refuseUntilWindowCloses(window.windowStartedAt, at);
   const token = CLIENT_ID.test(clientId) ? await findLiveTokenByClientId(ctx.db, clientId) : undefined;
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
-    await recordFailure(ctx.db, key, at, FAILURE_WINDOW_MS);
+    // Concurrent attempts all pass the check above before any of them is recorded; the count this
+    // failure got from the atomic upsert decides, so no more than MAX_FAILURES per window are
+    // ever answered "wrong credentials", however many arrive at once on however many processes.
+    const recorded = await recordFailure(ctx.db, key, at, FAILURE_WINDOW_MS);
+    if (recorded.failures > MAX_FAILURES) refuseUntilWindowCloses(recorded.windowStartedAt, at);
     throw unauthorized('Invalid credentials');
   }
   return { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
