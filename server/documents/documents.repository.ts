@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { DocumentTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 /** A document without its file: what every read returns (files are written, never read back). */
@@ -43,4 +44,13 @@ export async function listDocuments(db: Db, platformId: string, filters: { docum
   if (filters.documentHolder !== undefined) q = q.where('document_holder', '=', filters.documentHolder);
   // Every column but the file: lists never carry file contents.
   return paginate(q, 'documents', page, (s) => s.select(COLUMNS));
+}
+
+export async function listUnsealedDocumentNumbers(db: Db): Promise<{ id: string; documentNumber: string }[]> {
+  const rows = await db.selectFrom('documents').select(['id', 'document_number']).where('document_number', 'not like', `${SEALED_PREFIX}%`).execute();
+  return rows.flatMap((r) => (r.document_number === null ? [] : [{ id: r.id, documentNumber: r.document_number }]));
+}
+
+export async function setDocumentNumber(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('documents').set({ document_number: sealed }).where('id', '=', id).execute();
 }

@@ -2,7 +2,7 @@
 // database), list, get, replace, delete (refused once a verification has used the document).
 import type { components } from '../../generated/openapi.js';
 import { requireBeneficialOwner } from '../beneficial-owners/beneficial-owners.service.ts';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -10,7 +10,17 @@ import { listPage, type Page } from '../shared/page.ts';
 import type { UploadedFile } from '../shared/uploaded-file.ts';
 import { checkedFile, type CheckedFile } from './document-files.ts';
 import { toDocument } from './documents.mapper.ts';
-import { deleteDocument as deleteRow, findDocument, insertDocument, listDocuments as listRows, markCustomerDocumentsSubmitted, replaceDocument as replaceRow, type DocumentRow } from './documents.repository.ts';
+import {
+  deleteDocument as deleteRow,
+  findDocument,
+  insertDocument,
+  listDocuments as listRows,
+  listUnsealedDocumentNumbers,
+  markCustomerDocumentsSubmitted,
+  replaceDocument as replaceRow,
+  setDocumentNumber,
+  type DocumentRow,
+} from './documents.repository.ts';
 
 type Schemas = components['schemas'];
 type Document = Schemas['Document'];
@@ -22,18 +32,26 @@ async function holderCustomerId(ctx: PlatformContext, holder: string): Promise<s
   return (await requireLiveCustomer(ctx, customerId)).id;
 }
 
-/** The columns an upload and a replacement both write: the metadata sent and the checked file. */
-const documentFields = (body: DocumentMetadata, file: CheckedFile) => ({
+/**
+ * The columns an upload and a replacement both write: the metadata sent and the checked file. The
+ * document number (a passport's, an ID card's) is an identity number: stored sealed, like the
+ * customers' and owners' identifiers, so a database dump holds none in clear.
+ */
+const documentFields = (ctx: PlatformContext, body: DocumentMetadata, file: CheckedFile) => ({
   document_type: body.documentType,
   side: body.side ?? null,
   country: body.country,
-  document_number: body.documentNumber ?? null,
+  document_number: body.documentNumber === undefined ? null : ctx.keys.seal(body.documentNumber),
   issuing_authority: body.issuingAuthority ?? null,
   file_name: file.fileName,
   content_type: file.contentType,
   size_bytes: file.content.length,
   content: file.content,
 });
+
+/** The API object of a row, its document number opened. */
+const shown = (ctx: PlatformContext) => (row: DocumentRow): Document =>
+  toDocument({ ...row, document_number: row.document_number === null ? null : ctx.keys.open(row.document_number) });
 
 async function requireDocument(ctx: PlatformContext, id: string): Promise<DocumentRow> {
   const row = await findDocument(ctx.db, ctx.platformId, id);
@@ -50,19 +68,19 @@ export async function uploadDocument(ctx: PlatformContext, body: Schemas['Docume
     platform_id: ctx.platformId,
     customer_id: customerId,
     document_holder: body.documentHolder,
-    ...documentFields(body, file),
+    ...documentFields(ctx, body, file),
     created_at: at,
     updated_at: at,
   });
-  return toDocument(row);
+  return shown(ctx)(row);
 }
 
 export async function listDocuments(ctx: PlatformContext, query: { documentHolder?: string; limit?: number; cursor?: string }): Promise<Page<Document>> {
-  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, filters, page), toDocument);
+  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, filters, page), shown(ctx));
 }
 
 export async function getDocument(ctx: PlatformContext, id: string): Promise<Document> {
-  return toDocument(await requireDocument(ctx, id));
+  return shown(ctx)(await requireDocument(ctx, id));
 }
 
 export async function replaceDocument(ctx: PlatformContext, id: string, body: Schemas['DocumentReplaceRequest'], files: UploadedFile[]): Promise<Document> {
@@ -71,7 +89,7 @@ export async function replaceDocument(ctx: PlatformContext, id: string, body: Sc
   await requireLiveCustomer(ctx, current.customer_id);
   // Everything is replaced: optional fields not sent are cleared. A submitted document stays
   // submitted: the verification that used it keeps it on record.
-  return toDocument(await replaceRow(ctx.db, current.id, documentFields(body, file), ctx.clock.now()));
+  return shown(ctx)(await replaceRow(ctx.db, current.id, documentFields(ctx, body, file), ctx.clock.now()));
 }
 
 export async function deleteDocument(ctx: PlatformContext, id: string): Promise<void> {
@@ -86,4 +104,11 @@ export async function deleteDocument(ctx: PlatformContext, id: string): Promise<
 /** Every document of the customer uploaded until now counts as used by a verification. */
 export async function markDocumentsSubmitted(ctx: PlatformContext, customerId: string): Promise<void> {
   await markCustomerDocumentsSubmitted(ctx.db, customerId);
+}
+
+/** Document numbers stored before the server sealed them are sealed once, at start. */
+export async function sealLegacyDocumentNumbers(ctx: ServiceContext): Promise<number> {
+  const legacy = await listUnsealedDocumentNumbers(ctx.db);
+  for (const d of legacy) await setDocumentNumber(ctx.db, d.id, ctx.keys.seal(d.documentNumber));
+  return legacy.length;
 }
