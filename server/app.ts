@@ -25,6 +25,13 @@ import { notFound } from './shared/errors.ts';
 const generated = resolve(import.meta.dirname, '..', 'generated');
 export const BASE_PATH = '/2025-10-13';
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/**
+ * The text parts of an upload: the schemas have six short fields (at most 200 characters), so
+ * these bound a multipart body to the file plus ~1 MiB; multer's defaults (1 MB per field, any
+ * number of fields) would buffer any amount of text in memory before validation refused it.
+ */
+const MAX_UPLOAD_FIELDS = 16;
+const MAX_UPLOAD_FIELD_BYTES = 64 * 1024;
 
 export interface AppOptions {
   runtime: Runtime & { clock: ShiftableClock };
@@ -72,7 +79,7 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
       ignoreUndocumented: false,
       ignorePaths: (path: string) => !path.startsWith(`${BASE_PATH}/`),
       // UTF-8 file names (multer reads them as latin1 otherwise).
-      fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 }, defParamCharset: 'utf8' },
+      fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: MAX_UPLOAD_FIELDS, fieldSize: MAX_UPLOAD_FIELD_BYTES, parts: MAX_UPLOAD_FIELDS + 1 }, defParamCharset: 'utf8' },
     }),
   );
   app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));

@@ -36,6 +36,9 @@ function fieldErrors(err: FrameworkError): FieldError[] {
     });
 }
 
+/** multer's messages for its limits on fields (multer-error.js), which the validator reports as 400. */
+const MULTIPART_SIZE_LIMITS = /^(Field value too long|Too many fields|Field name too long)$/;
+
 const isMultipart = (req: Request) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
 
 /** Maps anything thrown to an ApiError; `unexpected` marks what deserves a log line with the stack. */
@@ -53,6 +56,11 @@ export function toApiError(err: unknown, req: Request): { error: ApiError; unexp
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { error: new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.'), unexpected: false };
+  }
+  // The multipart parser's limits on text parts (app.ts) arrive as a 400 of the validator; they
+  // are about the body's size, like its limit on files.
+  if (e.status === 400 && isMultipart(req) && MULTIPART_SIZE_LIMITS.test(e.message ?? '')) {
+    return { error: new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The multipart body has too many or too large text parts.'), unexpected: false };
   }
   switch (e.status) {
     case 400:
