@@ -6,7 +6,11 @@ export class IdPool {
   private readonly byType = new Map<string, string[]>();
 
   /** `protectedIds` are never handed out: the fuzzer's own token and agent must survive the run. */
-  constructor(private readonly protectedIds: ReadonlySet<string> = new Set()) {}
+  private readonly protectedIds: ReadonlySet<string>;
+
+  constructor(protectedIds: ReadonlySet<string> = new Set()) {
+    this.protectedIds = protectedIds;
+  }
 
   /** Adds every id found anywhere in a response body. */
   collect(value: unknown): void {

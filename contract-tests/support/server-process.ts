@@ -1,9 +1,9 @@
-// Starts a sandbox server process (`tsx server/main.ts`) for the suite: the global setup's target,
+// Starts a sandbox server process (`node server/main.ts`, as `npm start` does) for the suite: the global setup's target,
 // and the life-cycle tests that need servers of their own (restarts, refusals at start, two
 // processes on one database). Each gets a free high port; output is kept for assertions.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { freePort } from './free-port.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -51,7 +51,7 @@ export function serverEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export async function spawnServer(env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   // Own process group, so stopping it also stops anything it forked.
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: root,
     env: serverEnv({ ...env, PORT: String(port) }),
     detached: true,

@@ -30,12 +30,14 @@ export class JobRunner {
   private started = false;
   private stopping = false;
 
-  constructor(
-    private readonly runtime: Runtime,
-    private readonly db: Kysely<Database>,
-    definitions: readonly JobDefinition<object>[],
-    private readonly options: RunnerOptions = {},
-  ) {
+  private readonly runtime: Runtime;
+  private readonly db: Kysely<Database>;
+  private readonly options: RunnerOptions;
+
+  constructor(runtime: Runtime, db: Kysely<Database>, definitions: readonly JobDefinition<object>[], options: RunnerOptions = {}) {
+    this.runtime = runtime;
+    this.db = db;
+    this.options = options;
     for (const definition of definitions) {
       if (this.definitions.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice`);
       this.definitions.set(definition.kind, definition);

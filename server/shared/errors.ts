@@ -18,14 +18,17 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    readonly extra?: { reason?: string; headers?: Record<string, string> },
-  ) {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly extra: { reason?: string; headers?: Record<string, string> } | undefined;
+
+  constructor(status: number, code: ErrorCode, message: string, details?: Record<string, unknown>, extra?: { reason?: string; headers?: Record<string, string> }) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.extra = extra;
   }
 
   body(): Record<string, unknown> {

@@ -34,11 +34,13 @@ export const VERIFY_FAILURE_WINDOW_MS = 15 * 60_000;
 
 /** A wrong proof: counted against the credential even though the request's transaction rolls back. */
 export class ProofFailure extends Error {
-  constructor(
-    readonly credentialId: string,
-    readonly error: ApiError,
-  ) {
+  readonly credentialId: string;
+  readonly error: ApiError;
+
+  constructor(credentialId: string, error: ApiError) {
     super(error.message);
+    this.credentialId = credentialId;
+    this.error = error;
   }
 }
 
