@@ -9,6 +9,7 @@ import type { Runtime } from './context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
+import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
@@ -62,6 +63,7 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
   app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
+  cacheValidatorRouteMatchers();
   const spec = validatorSpec();
   const operations = indexOperations(spec);
   app.use(BASE_PATH, encodeReservedQueryCharacters, express.json({ limit: '1mb' }));
