@@ -12,7 +12,6 @@ import { loadMasterKey } from './keys/master-key.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
 import { sealValuesStoredInClear } from './startup.ts';
-import { CredentialCache } from './tokens/credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
 export interface Booted {
@@ -36,7 +35,6 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
       walletProofs: sandboxProofs,
       wakeJobs: () => wake(),
-      credentialCache: new CredentialCache(),
     };
     await unitOfWork(runtime, handle.db, async (ctx) => {
       await checkMasterKey(ctx, master.source);

@@ -7,7 +7,6 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
 import type { Principal } from './shared/principal.ts';
-import type { CredentialCache } from './tokens/credential-cache.ts';
 import type { WalletProofs } from './wallet-auth/wallet-proofs.ts';
 
 export interface Settings {
@@ -24,8 +23,6 @@ export interface Runtime {
   walletProofs: WalletProofs;
   /** Asks the job runner to look for due jobs now rather than at its next poll. */
   wakeJobs(): void;
-  /** API tokens this process verified; used only while it listens for their changes. */
-  credentialCache: CredentialCache;
 }
 
 export interface ServiceContext extends Runtime {

@@ -15,7 +15,6 @@ import { JobRunner } from './jobs/runner.ts';
 import { scheduleRecurringJob } from './jobs/schedule.ts';
 import { WrongKeyError } from './keys/keys.service.ts';
 import { BootstrapError, bootstrapPlatform } from './platform/platform.service.ts';
-import { CREDENTIALS_CHANNEL } from './tokens/credential-changes.repository.ts';
 
 /** A refusal to start: its message is for the person starting the server, not a stack trace. */
 function refuse(message: string): never {
@@ -59,12 +58,6 @@ try {
     );
   }
 
-  // Cached API tokens are used only while this process hears every change to them.
-  const stopListening = handle.listen(CREDENTIALS_CHANNEL, {
-    message: (clientId) => runtime.credentialCache.forget(clientId),
-    listening: (listening) => runtime.credentialCache.setListening(listening),
-  });
-
   const runner = new JobRunner(runtime, handle.db, jobKinds);
   setWake(() => runner.wake());
   await unitOfWork(runtime, handle.db, (ctx) => scheduleRecurringJob(ctx, housekeepingJob, {}));
@@ -78,7 +71,7 @@ try {
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    server.close(() => void runner.stop().then(stopListening).then(() => handle.close()).then(() => process.exit(0)));
+    server.close(() => void runner.stop().then(() => handle.close()).then(() => process.exit(0)));
     // Idle keep-alive connections would hold close() open.
     server.closeIdleConnections();
   };

@@ -18,7 +18,6 @@ import { addMs, ShiftableClock } from '../../server/shared/clock.ts';
 import { Keyring } from '../../server/shared/keyring.ts';
 import { target } from '../support/api.ts';
 import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
-import { CredentialCache } from '../../server/tokens/credential-cache.ts';
 import { sandboxProofs } from '../../server/wallet-auth/sandbox-proofs.ts';
 
 const runsOn = target === 'pglite' || target === 'postgres';
@@ -51,7 +50,6 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   settings: { allowPrivateWebhookTargets: true },
   walletProofs: sandboxProofs,
   wakeJobs: () => {},
-  credentialCache: new CredentialCache(),
 });
 
 const effects = async (key: string) => (await sql<{ worker: string }>`select worker from job_test_effects where key = ${key}`.execute(handle.db)).rows;

@@ -95,11 +95,44 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
       const { token, servers } = await cluster(2);
       const [a, b] = servers as [ServerProcess, ServerProcess];
       const wrong = { ...token, clientSecret: 'not-the-secret' };
+      // Each process has verified (and cached) the token before the failures lock it out.
+      for (const server of [a, b]) expect((await call(server, token, 'GET', '/config')).status).toBe(200);
       for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config')).status).toBe(401);
       for (const server of [a, b]) {
         const res = await call(server, token, 'GET', '/config');
         expect(res.status).toBe(429);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+    }, 120_000);
+
+    it('a deleted API token stops working at once on every process that has used it, also right after their connections were dropped', async () => {
+      const cl = await cluster(2);
+      const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+      const admin = new pg.Client({ connectionString: cl.databaseUrl });
+      await admin.connect();
+      try {
+        for (let round = 0; round < 20; round++) {
+          // Every fifth round, right after every connection of the servers was dropped (their
+          // listening ones too): until a process listens again it must not trust its cache.
+          if (round % 5 === 4) await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+          // A pooled connection that died idle fails the request that next takes it (a 500, nothing
+          // stored under the key): the retry gets a fresh one.
+          let created = await call(a, cl.token, 'POST', '/tokens', { name: `revoked ${round}`, permissions: ['VIEW'] }, { 'Idempotency-Key': `revoke-${round}` });
+          for (let retry = 0; created.status === 500 && retry < 10; retry++) {
+            created = await call(a, cl.token, 'POST', '/tokens', { name: `revoked ${round}`, permissions: ['VIEW'] }, { 'Idempotency-Key': `revoke-${round}` });
+          }
+          expect(created.status).toBe(201);
+          const revoked = { clientId: created.body?.clientId as string, clientSecret: created.body?.clientSecret as string };
+          for (const server of [a, b]) {
+            let used = await call(server, revoked, 'GET', '/config');
+            for (let retry = 0; used.status === 500 && retry < 10; retry++) used = await call(server, revoked, 'GET', '/config');
+            expect(used.status).toBe(200);
+          }
+          expect((await call(a, cl.token, 'DELETE', `/tokens/${created.body?.id as string}`)).status).toBe(204);
+          for (const server of [b, a]) expect((await call(server, revoked, 'GET', '/config')).status, `round ${round}, process ${server === a ? 'A' : 'B'}`).toBe(401);
+        }
+      } finally {
+        await admin.end();
       }
     }, 120_000);
 

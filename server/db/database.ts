@@ -31,17 +31,9 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-/** What a listener hears: the channel's messages, and whether it is listening (it may miss messages while not). */
-export interface Listener {
-  message(payload: string): void;
-  listening(listening: boolean): void;
-}
-
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
-  /** LISTENs on `channel` until closed; on PostgreSQL on a connection of its own, opened again when lost. */
-  listen(channel: string, listener: Listener): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,58 +51,11 @@ function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
   return pool;
 }
 
-const RELISTEN_MS = 500;
-
-/**
- * A client of its own (a pooled connection would be handed to queries): when PostgreSQL drops it,
- * the listener hears `listening(false)` at once and the client is opened again until closed.
- */
-function listenOnPostgres(url: string, channel: string, listener: Listener, log: Logger): () => Promise<void> {
-  let closed = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    if (closed) return;
-    const current = new pg.Client({ connectionString: url, keepAlive: true });
-    client = current;
-    let down = false;
-    const lost = (err?: Error) => {
-      if (down) return;
-      down = true;
-      listener.listening(false);
-      if (!closed) {
-        if (err !== undefined) log.warn({ err: err.message }, `stopped listening on ${channel}; trying again`);
-        retry = setTimeout(() => void connect(), RELISTEN_MS);
-      }
-      void current.end().catch(() => undefined);
-    };
-    current.on('error', lost);
-    current.on('end', () => lost());
-    current.on('notification', (n) => {
-      if (n.channel === channel) listener.message(n.payload ?? '');
-    });
-    try {
-      await current.connect();
-      await current.query(`listen ${channel}`);
-      if (!down && !closed) listener.listening(true);
-    } catch (err) {
-      lost(err as Error);
-    }
-  };
-  void connect();
-  return async () => {
-    closed = true;
-    clearTimeout(retry);
-    listener.listening(false);
-    await client?.end().catch(() => undefined);
-  };
-}
-
 export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }, log: Logger): Promise<DatabaseHandle> {
   if (options.databaseUrl !== undefined) {
     const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', listen: (channel, listener) => listenOnPostgres(options.databaseUrl as string, channel, listener, log), close: () => db.destroy() };
+    return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const inMemory = options.pgliteDataDir.startsWith('memory://');
   let release = () => {};
@@ -126,15 +71,6 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   return {
     db,
     kind: 'pglite',
-    listen: (channel, listener) => {
-      // One process owns an embedded database: nothing can change it without this process hearing.
-      const unlisten = pglite.listen(channel, (payload) => listener.message(payload));
-      void unlisten.then(() => listener.listening(true));
-      return async () => {
-        listener.listening(false);
-        await (await unlisten)();
-      };
-    },
     close: async () => {
       await db.destroy();
       await pglite.close();

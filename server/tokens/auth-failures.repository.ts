@@ -21,11 +21,6 @@ export async function recordFailure(db: Db, clientIdHash: string, at: Date, wind
   return { windowStartedAt: row.window_started_at, failures: row.failures };
 }
 
-export async function findFailures(db: Db, clientIdHash: string): Promise<{ windowStartedAt: Date; failures: number } | undefined> {
-  const row = await db.selectFrom('auth_failures').select(['window_started_at', 'failures']).where('client_id_hash', '=', clientIdHash).executeTakeFirst();
-  return row === undefined ? undefined : { windowStartedAt: row.window_started_at, failures: row.failures };
-}
-
 /** Forgets windows that have closed, so the table holds only live ones. */
 export async function deleteExpiredFailures(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('auth_failures').where('window_started_at', '<', before).execute();

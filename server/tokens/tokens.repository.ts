@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
@@ -18,8 +18,28 @@ export async function insertToken(db: Db, row: Omit<TokenRow, 'deleted_at'>): Pr
   return db.insertInto('api_tokens').values({ ...row, deleted_at: null }).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findLiveTokenByClientId(db: Db, clientId: string): Promise<TokenRow | undefined> {
-  return db.selectFrom('api_tokens').selectAll().where('client_id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+export interface CredentialState {
+  token: Pick<TokenRow, 'id' | 'platform_id' | 'permissions' | 'secret_hash'> | undefined;
+  failures: { windowStartedAt: Date; failures: number } | undefined;
+}
+
+/**
+ * What authenticating needs, in one round trip (every request authenticates): the live token of
+ * `clientId` (none asked for when undefined) and the failed-attempt window of its hash.
+ */
+export async function findCredentialState(db: Db, clientId: string | undefined, clientIdHash: string): Promise<CredentialState> {
+  const row = await db
+    .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
+    .leftJoin('api_tokens', (join) =>
+      join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
+    )
+    .leftJoin('auth_failures', (join) => join.on('auth_failures.client_id_hash', '=', sql.val(clientIdHash)))
+    .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'auth_failures.failures', 'auth_failures.window_started_at'])
+    .executeTakeFirstOrThrow();
+  return {
+    token: row.id === null || row.platform_id === null || row.permissions === null || row.secret_hash === null ? undefined : { id: row.id, platform_id: row.platform_id, permissions: row.permissions, secret_hash: row.secret_hash },
+    failures: row.failures === null || row.window_started_at === null ? undefined : { failures: row.failures, windowStartedAt: row.window_started_at },
+  };
 }
 
 /** Deleted tokens too: a clientId is never reused. */
@@ -47,15 +67,13 @@ export async function listTokens(db: Db, platformId: string, filters: TokenFilte
   return paginate(q, 'api_tokens', page, (s) => s.selectAll());
 }
 
-/** The deleted token's clientId, or undefined when there was no live token to delete. */
-export async function softDeleteToken(db: Db, platformId: string, id: string, at: Date): Promise<string | undefined> {
-  const row = await db
+export async function softDeleteToken(db: Db, platformId: string, id: string, at: Date): Promise<boolean> {
+  const result = await db
     .updateTable('api_tokens')
     .set({ deleted_at: at, updated_at: at })
     .where('platform_id', '=', platformId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .returning('client_id')
     .executeTakeFirst();
-  return row?.client_id;
+  return Number(result.numUpdatedRows) === 1;
 }

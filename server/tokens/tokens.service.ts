@@ -8,10 +8,9 @@ import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
-import { deleteExpiredFailures, findFailures, recordFailure } from './auth-failures.repository.ts';
-import { announceCredentialChange } from './credential-changes.repository.ts';
+import { deleteExpiredFailures, recordFailure } from './auth-failures.repository.ts';
 import { toToken } from './tokens.mapper.ts';
-import { findLiveTokenByClientId, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
+import { findCredentialState, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
 import { DUMMY_HASH, hashSecret, newClientId, newClientSecret, secretMatches } from './token-secrets.ts';
 
 type Token = components['schemas']['Token'];
@@ -74,11 +73,7 @@ export async function getToken(ctx: PlatformContext, tokenId: string): Promise<T
 
 export async function deleteToken(ctx: RequestContext, tokenId: string): Promise<void> {
   if (tokenId === ctx.principal.credentialId) throw badRequest('INVALID_INPUT', 'A token cannot delete itself; use another token with MANAGE.');
-  const clientId = await softDeleteToken(ctx.db, ctx.platformId, tokenId, ctx.clock.now());
-  if (clientId === undefined) throw notFound('TOKEN_NOT_FOUND', 'No such API token.');
-  // Every process forgets the token once this commits; this one at once, before it answers.
-  await announceCredentialChange(ctx.db, clientId);
-  ctx.afterCommit(() => ctx.credentialCache.forget(clientId));
+  if (!(await softDeleteToken(ctx.db, ctx.platformId, tokenId, ctx.clock.now()))) throw notFound('TOKEN_NOT_FOUND', 'No such API token.');
 }
 
 const hashClientId = (clientId: string) => createHash('sha256').update(clientId, 'utf8').digest('base64url');
@@ -98,15 +93,10 @@ function refuseUntilWindowCloses(windowStartedAt: Date, at: Date): void {
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
 export async function authenticateBasic(ctx: ServiceContext, clientId: string, secret: string): Promise<Principal> {
-  const secretHash = hashSecret(secret);
-  const cached = ctx.credentialCache.lookup(clientId, secretHash);
-  if (cached !== undefined) return cached;
-  const since = ctx.credentialCache.since();
   const at = ctx.clock.now();
   const key = hashClientId(clientId);
-  const window = await findFailures(ctx.db, key);
+  const { token, failures: window } = await findCredentialState(ctx.db, CLIENT_ID.test(clientId) ? clientId : undefined, key);
   if (window !== undefined && window.failures >= MAX_FAILURES) refuseUntilWindowCloses(window.windowStartedAt, at);
-  const token = CLIENT_ID.test(clientId) ? await findLiveTokenByClientId(ctx.db, clientId) : undefined;
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
@@ -114,17 +104,10 @@ export async function authenticateBasic(ctx: ServiceContext, clientId: string, s
     // failure got from the atomic upsert decides, so no more than MAX_FAILURES per window are
     // ever answered "wrong credentials", however many arrive at once on however many processes.
     const recorded = await recordFailure(ctx.db, key, at, FAILURE_WINDOW_MS);
-    if (recorded.failures === MAX_FAILURES) {
-      // Locked out from now on: no process may keep accepting the token from its cache.
-      await announceCredentialChange(ctx.db, clientId);
-      ctx.credentialCache.forget(clientId);
-    }
     if (recorded.failures > MAX_FAILURES) refuseUntilWindowCloses(recorded.windowStartedAt, at);
     throw unauthorized('Invalid credentials');
   }
-  const principal: Extract<Principal, { kind: 'token' }> = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
-  ctx.credentialCache.remember(clientId, secretHash, principal, since);
-  return principal;
+  return { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
 }
 
 /** Housekeeping for the job runner: closed windows are of no use. */
