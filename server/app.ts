@@ -10,6 +10,7 @@ import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.ts';
+import { bareRouter } from './http/bare-router.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
@@ -38,10 +39,12 @@ export interface AppOptions {
   runtime: Runtime & { clock: ShiftableClock };
   db: Kysely<Database>;
   validateResponses: boolean;
+  /** False only in `npm run bench`'s comparison run (see bare-router.ts). */
+  validateRequests?: boolean;
   testControls: boolean;
 }
 
-export function createApp({ runtime, db, validateResponses, testControls }: AppOptions): Express {
+export function createApp({ runtime, db, validateResponses, validateRequests = true, testControls }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -68,21 +71,23 @@ export function createApp({ runtime, db, validateResponses, testControls }: AppO
   const operations = indexOperations(spec);
   app.use(BASE_PATH, encodeReservedQueryCharacters, express.json({ limit: '1mb' }));
   app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(spec) as never,
-      // Query, path and header strings are read by their schema's type; JSON bodies never are.
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-      // Responses are checked by the dispatcher before its transaction commits.
-      validateResponses: false,
-      validateSecurity: { handlers: securityHandlers(runtime, db) },
-      validateFormats: true,
-      ajvFormats: { mode: 'full' },
-      formats: { date: isValidDate, 'date-time': isValidDateTime },
-      ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith(`${BASE_PATH}/`),
-      // UTF-8 file names (multer reads them as latin1 otherwise).
-      fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: MAX_UPLOAD_FIELDS, fieldSize: MAX_UPLOAD_FIELD_BYTES, parts: MAX_UPLOAD_FIELDS + 1 }, defParamCharset: 'utf8' },
-    }),
+    validateRequests
+      ? OpenApiValidator.middleware({
+          apiSpec: structuredClone(spec) as never,
+          // Query, path and header strings are read by their schema's type; JSON bodies never are.
+          validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+          // Responses are checked by the dispatcher before its transaction commits.
+          validateResponses: false,
+          validateSecurity: { handlers: securityHandlers(runtime, db) },
+          validateFormats: true,
+          ajvFormats: { mode: 'full' },
+          formats: { date: isValidDate, 'date-time': isValidDateTime },
+          ignoreUndocumented: false,
+          ignorePaths: (path: string) => !path.startsWith(`${BASE_PATH}/`),
+          // UTF-8 file names (multer reads them as latin1 otherwise).
+          fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: MAX_UPLOAD_FIELDS, fieldSize: MAX_UPLOAD_FIELD_BYTES, parts: MAX_UPLOAD_FIELDS + 1 }, defParamCharset: 'utf8' },
+      })
+      : bareRouter(spec, BASE_PATH, securityHandlers(runtime, db)),
   );
   app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
   app.use((_req, _res, next) => next(notFound('ROUTE_NOT_FOUND', 'No such route.')));

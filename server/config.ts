@@ -11,6 +11,11 @@ export interface Config {
   pgliteDataDir: string;
   /** Validate every response against the spec before its transaction commits (development and tests). */
   validateResponses: boolean;
+  /**
+   * Route, authenticate and validate requests with express-openapi-validator. Off only for
+   * `npm run bench`, to measure what the validator costs; refused with NODE_ENV=production.
+   */
+  validateRequests: boolean;
   logLevel: string;
   /** Credentials of the first API token, used instead of random ones. */
   bootstrapCredentials: { clientId: string; clientSecret: string } | undefined;
@@ -77,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     pgliteDataDir,
     validateResponses: flag('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, !production, problems),
+    validateRequests: flag('VALIDATE_REQUESTS', env.VALIDATE_REQUESTS, true, problems),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     bootstrapCredentials: clientId !== undefined && clientSecret !== undefined ? { clientId, clientSecret } : undefined,
     masterKey: key,
@@ -85,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     testControls: env.NODE_ENV === 'test',
   };
+  if (production && !config.validateRequests) problems.push('VALIDATE_REQUESTS=0 is for benchmarks only; NODE_ENV=production always validates requests.');
   if (problems.length > 0) throw new ConfigError(`The server cannot start:\n  - ${problems.join('\n  - ')}`);
   return config;
 }

@@ -30,7 +30,7 @@ try {
   const { handle, runtime, keySource, setWake } = await boot(config, log);
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
-  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, testControls: config.testControls }));
+  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, testControls: config.testControls }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
