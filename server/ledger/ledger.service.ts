@@ -68,6 +68,17 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
   }
 }
 
+/**
+ * Locks the internal accounts among `accountIds`, in id order, for the rest of the caller's
+ * database transaction: a balance checked after this still holds when the payment's debit runs.
+ * For a decision that must see the true balance (an approval that FAILS a payment the balance
+ * cannot cover), not the ledger's refusal of a debit that a racing payment got to first.
+ */
+export async function lockBalances(ctx: PlatformContext, accountIds: readonly (string | null)[]): Promise<void> {
+  const internal = [...new Set(accountIds.filter((id): id is string => id !== null && isInternalAccount(id)))].sort();
+  await lockInternalAccounts(ctx.db, ctx.platformId, internal);
+}
+
 export interface NewTransaction {
   type: 'INCOMING' | 'OUTGOING';
   customerId: string | null;
