@@ -4,7 +4,9 @@
 // funding, quotes to external accounts settled by a job, agent actions the platform approves),
 // most on 3 hot customers, some for more than the balance; some POSTs sent twice with their key.
 // A reader checks every snapshot while they run; the checker (bank-checker.ts) checks the end.
-// The last case proves the checker has teeth: the same run on a deliberately broken ledger fails it.
+// Then the race the bank test found (an approval against a payment in flight), pinned down alone,
+// and the checker's teeth: the same run on a deliberately broken ledger fails it.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call, postgresAdminUrl, startCluster } from '../support/cluster.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
@@ -24,6 +26,28 @@ const options = (seed: number, operations: number): BankRunOptions => ({
 
 const summary = (r: BankRunResult) =>
   `seed ${r.seed}: ${JSON.stringify({ tally: r.tally, statuses: r.statuses, replays: r.replays, inUse: r.inUse, snapshots: r.snapshots, apiReads: r.apiReads, ms: r.ms })}`;
+
+/** Waits until another transaction holds the lock a balance UPDATE takes on the account (a debit not yet committed; a foreign key's KEY SHARE does not count). */
+async function untilRowLocked(databaseUrl: string, accountId: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      await db.query('begin');
+      const locked = await db.query('select 1 from internal_accounts where id = $1 for no key update nowait', [accountId]).then(
+        () => false,
+        (err: { code?: string }) => err.code === '55P03',
+      );
+      await db.query('rollback');
+      if (locked) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`${accountId} was never locked`);
+  } finally {
+    await db.end();
+  }
+}
 
 describe('the bank test: two processes, one PostgreSQL database, 40 workers', () => {
   for (const seed of SEEDS) {
@@ -62,8 +86,8 @@ describe('the bank test: two processes, one PostgreSQL database, 40 workers', ()
       const action = await post('/agents/me/transfer-out', payout, 201, { Authorization: `Bearer ${redeemed.accessToken as string}` });
       // The platform's own payout takes the whole balance and holds its transaction open after the
       // debit; the approval starts meanwhile, when the committed balance still covers the payout.
-      const racing = post('/transfer-out', payout, 201, { 'x-test-delay-ms': '1500' });
-      await new Promise((r) => setTimeout(r, 500));
+      const racing = post('/transfer-out', payout, 201, { 'x-test-delay-ms': '3000' });
+      await untilRowLocked(cl.databaseUrl, usd);
       const approved = await call(server, cl.token, 'POST', `/agents/${(agent.agent as { id: string }).id}/actions/${action.id as string}/approve`);
       await racing;
       expect(approved.status, approved.text).toBe(200);
