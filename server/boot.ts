@@ -32,7 +32,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       clock: new ShiftableClock(),
       keys: new Keyring(master.key),
       log,
-      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets, testFault: config.testFault },
       walletProofs: sandboxProofs,
       wakeJobs: () => wake(),
     };

@@ -28,6 +28,27 @@ export interface Config {
   production: boolean;
   /** Test-only controls (moving the clock, fault injection): only with NODE_ENV=test. */
   testControls: boolean;
+  /** A deliberate bug the reliability tests must catch (PAYMENTS_TEST_FAULT): refused unless NODE_ENV=test. */
+  testFault: TestFault | undefined;
+}
+
+/**
+ * The deliberate bugs: `lost-update` makes the ledger read a balance and then write the value it
+ * computed (no conditional UPDATE), the read-modify-write race the bank test exists to catch.
+ */
+export const TEST_FAULTS = ['lost-update'] as const;
+export type TestFault = (typeof TEST_FAULTS)[number];
+
+function testFault(value: string | undefined, testControls: boolean, problems: string[]): TestFault | undefined {
+  if (value === undefined || value === '') return undefined;
+  // Anywhere but a test server it is refused outright, never silently ignored: a broken ledger must not start.
+  if (!testControls) {
+    problems.push('PAYMENTS_TEST_FAULT breaks the ledger on purpose and is accepted only with NODE_ENV=test; unset it.');
+    return undefined;
+  }
+  const fault = TEST_FAULTS.find((f) => f === value);
+  if (fault === undefined) problems.push(`PAYMENTS_TEST_FAULT must be one of ${TEST_FAULTS.join(', ')}, not "${value}".`);
+  return fault;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhookTargets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, !production, problems),
     production,
     testControls: env.NODE_ENV === 'test',
+    testFault: testFault(env.PAYMENTS_TEST_FAULT, env.NODE_ENV === 'test', problems),
   };
   if (production && !config.validateRequests) problems.push('VALIDATE_REQUESTS=0 is for benchmarks only; NODE_ENV=production always validates requests.');
   if (problems.length > 0) throw new ConfigError(`The server cannot start:\n  - ${problems.join('\n  - ')}`);

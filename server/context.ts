@@ -3,6 +3,7 @@
 // it writes. Work that must happen only once the transaction has committed (waking the job runner,
 // network I/O) is handed to `afterCommit`, never run inside the transaction.
 import type { Logger } from 'pino';
+import type { TestFault } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
@@ -12,6 +13,8 @@ import type { WalletProofs } from './wallet-auth/wallet-proofs.ts';
 export interface Settings {
   /** Whether webhooks may go to loopback and private addresses (the local sandbox: yes; production: no). */
   allowPrivateWebhookTargets: boolean;
+  /** A deliberate bug for the reliability tests (config.ts allows it only with NODE_ENV=test). */
+  testFault: TestFault | undefined;
 }
 
 export interface Runtime {

@@ -28,6 +28,7 @@ try {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
   const { handle, runtime, keySource, setWake } = await boot(config, log);
+  if (config.testFault !== undefined) log.warn({ testFault: config.testFault }, 'PAYMENTS_TEST_FAULT: the ledger is broken on purpose (NODE_ENV=test only)');
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
   const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, testControls: config.testControls }));

@@ -47,7 +47,7 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   clock,
   keys: new Keyring(Keyring.generateMasterKey()),
   log: pino({ level: 'silent' }),
-  settings: { allowPrivateWebhookTargets: true },
+  settings: { allowPrivateWebhookTargets: true, testFault: undefined },
   walletProofs: sandboxProofs,
   wakeJobs: () => {},
 });

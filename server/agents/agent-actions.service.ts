@@ -8,7 +8,7 @@ import type { PlatformContext, RequestContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { iso } from '../shared/clock.ts';
 import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';
-import { moveTransaction } from '../ledger/ledger.service.ts';
+import { lockBalances, moveTransaction } from '../ledger/ledger.service.ts';
 import { executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
 import { getQuote } from '../quotes/quotes.service.ts';
 import { noteAgentAction } from '../quotes/quotes.repository.ts';
@@ -179,6 +179,10 @@ async function approveAction(ctx: PlatformContext, action: AgentActionRow): Prom
   const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
   if (pending === undefined || pending.status !== 'PENDING_APPROVAL') throw new Error(`agent action ${action.id} without its waiting payment`);
   const quote = action.quote_id === null ? undefined : await lockQuote(ctx, action.quote_id);
+  // The balance checked below decides between APPROVED and FAILED, so it is read under the lock
+  // the payment's debit takes: unlocked, a payment racing in between passed the check and then
+  // had the debit refused, a 400 that left the action PENDING_APPROVAL instead of FAILED.
+  await lockBalances(ctx, [pending.source_account_id, pending.destination_account_id]);
   let prepared: PreparedPayment;
   try {
     if (quote !== undefined) prepared = await prepareQuoteExecution(ctx, quote, 'VERIFIED');

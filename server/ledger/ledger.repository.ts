@@ -39,6 +39,25 @@ export async function changeBalance(db: Db, platformId: string, accountId: strin
   return q.returningAll().executeTakeFirst();
 }
 
+/**
+ * The bug `changeBalance` exists to prevent, kept for the reliability tests to catch
+ * (PAYMENTS_TEST_FAULT=lost-update, NODE_ENV=test only): the balance is read without a lock, then
+ * overwritten with the value computed from that read. Two movements of one account that read
+ * before either commits both write, and one of them is lost; the bounds are checked on the read,
+ * so no balance goes negative and no database constraint notices.
+ */
+export async function overwriteBalanceFromRead(db: Db, platformId: string, accountId: string, delta: number, maxBalance: number, at: Date): Promise<InternalAccountRow | undefined> {
+  const read = await db.selectFrom('internal_accounts').select('balance').where('platform_id', '=', platformId).where('id', '=', accountId).executeTakeFirst();
+  if (read === undefined || read.balance + delta < 0 || read.balance + delta > maxBalance) return undefined;
+  return db
+    .updateTable('internal_accounts')
+    .set({ balance: read.balance + delta, updated_at: at })
+    .where('platform_id', '=', platformId)
+    .where('id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function insertMovement(
   db: Db,
   movement: Insertable<LedgerMovementTable>,

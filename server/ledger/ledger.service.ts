@@ -18,7 +18,7 @@ import { newId } from '../shared/ids.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
 import type { components } from '../../generated/openapi.js';
-import { changeBalance, insertMovement, lockInternalAccounts, movementKinds } from './ledger.repository.ts';
+import { changeBalance, insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead } from './ledger.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 type FailureReason = components['schemas']['TransactionFailureReason'];
@@ -57,13 +57,26 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
     { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at },
     legs,
   );
+  // The test suite's deliberately broken variant replaces the conditional UPDATE (config.ts: NODE_ENV=test only).
+  const change = ctx.settings.testFault === 'lost-update' ? overwriteBalanceFromRead : changeBalance;
   for (const leg of internal) {
-    const changed = await changeBalance(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
+    const changed = await change(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
     if (changed === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
     if (changed === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
     // A bug, not a request error: the whole database transaction rolls back.
     if (changed.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${changed.currency}, not ${currency}`);
   }
+}
+
+/**
+ * Locks the internal accounts among `accountIds`, in id order, for the rest of the caller's
+ * database transaction: a balance checked after this still holds when the payment's debit runs.
+ * For a decision that must see the true balance (an approval that FAILS a payment the balance
+ * cannot cover), not the ledger's refusal of a debit that a racing payment got to first.
+ */
+export async function lockBalances(ctx: PlatformContext, accountIds: readonly (string | null)[]): Promise<void> {
+  const internal = [...new Set(accountIds.filter((id): id is string => id !== null && isInternalAccount(id)))].sort();
+  await lockInternalAccounts(ctx.db, ctx.platformId, internal);
 }
 
 export interface NewTransaction {

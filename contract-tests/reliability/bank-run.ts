@@ -1,0 +1,94 @@
+// One bank run: two server processes on a fresh PostgreSQL database, a bank made over the API,
+// the seed's operations sent by concurrent workers across both processes while a reader takes
+// snapshots, then (every payment settled) the checker. Answers the violations and the numbers.
+import { pino } from 'pino';
+import { openDatabase } from '../../server/db/database.ts';
+import { postgresAdminUrl, startCluster } from '../support/cluster.ts';
+import { checkBank } from './bank-checker.ts';
+import { Journal, type Violation } from './bank-journal.ts';
+import { BankModel } from './bank-model.ts';
+import { emptyTally, planOperations, runOperation, type PlanShape, type Tally } from './bank-operations.ts';
+import { seeded } from './bank-random.ts';
+import { startReader } from './bank-reader.ts';
+import { openBank, type WorldShape } from './bank-world.ts';
+
+export interface BankRunOptions {
+  seed: number;
+  operations: number;
+  workers: number;
+  world: WorldShape;
+  plan: PlanShape;
+  /** Extra environment of both server processes (the deliberate fault). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BankRunResult {
+  seed: number;
+  violations: Violation[];
+  tally: Tally;
+  statuses: Record<number, number>;
+  replays: number;
+  inUse: number;
+  snapshots: number;
+  apiReads: number;
+  ms: { setup: number; operations: number; settle: number; check: number };
+}
+
+/** Waits until no payment is on its way (the quotes to external accounts settle by a job, a few seconds later). */
+async function settle(db: Awaited<ReturnType<typeof openDatabase>>['db'], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).where('status', 'in', ['PENDING', 'PROCESSING']).executeTakeFirstOrThrow();
+    if (Number(open.n) === 0 || Date.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
+  const started = Date.now();
+  const cluster = await startCluster(postgresAdminUrl(), 2, options.env);
+  const handle = await openDatabase({ databaseUrl: cluster.databaseUrl, pgliteDataDir: '' }, pino({ level: 'silent' }));
+  try {
+    const journal = new Journal(cluster);
+    const model = new BankModel();
+    const prefix = `bank-${options.seed}`;
+    const world = await openBank(journal, model, options.world, prefix);
+    const setupDone = Date.now();
+
+    const reader = await startReader(cluster.databaseUrl, journal, new Set(model.currencyOf.keys()));
+    const planned = planOperations(seeded(options.seed), options.plan, options.operations);
+    const tally = emptyTally();
+    let next = 0;
+    // Workers take the planned operations in order; the interleaving is whatever the servers make of it.
+    await Promise.all(
+      Array.from({ length: options.workers }, async () => {
+        for (let op = planned[next++]; op !== undefined; op = planned[next++]) await runOperation({ journal, model, world, tally, prefix }, op);
+      }),
+    );
+    const operationsDone = Date.now();
+    const read = await reader.stop();
+
+    await settle(handle.db, 30_000);
+    const settled = Date.now();
+    const apiBalances = new Map<string, number>();
+    for (const account of model.currencyOf.keys()) {
+      const reply = await journal.send({ via: apiBalances.size, method: 'GET', path: `/internal-accounts/${account}`, label: 'final balance' });
+      apiBalances.set(account, (reply.body?.balance as { amount: number } | undefined)?.amount ?? Number.NaN);
+    }
+    const violations = [...journal.violations, ...(await checkBank(handle.db, model, apiBalances))];
+    return {
+      seed: options.seed,
+      violations,
+      tally,
+      statuses: Object.fromEntries([...journal.statuses].sort(([a], [b]) => a - b)),
+      replays: journal.replays,
+      inUse: journal.inUse,
+      snapshots: read.snapshots,
+      apiReads: read.apiReads,
+      ms: { setup: setupDone - started, operations: operationsDone - setupDone, settle: settled - operationsDone, check: Date.now() - settled },
+    };
+  } finally {
+    await handle.close();
+    await cluster.close();
+  }
+}
