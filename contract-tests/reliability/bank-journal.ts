@@ -50,7 +50,11 @@ export class Journal {
   replays = 0;
   inUse = 0;
 
-  constructor(private readonly cluster: Cluster) {}
+  private readonly cluster: Cluster;
+
+  constructor(cluster: Cluster) {
+    this.cluster = cluster;
+  }
 
   violation(invariant: Invariant, detail: string): void {
     this.violations.push({ invariant, detail });
