@@ -3067,7 +3067,20 @@ export interface components {
         };
         /**
          * Error400Details
-         * @description The `details` of a `400` error. For `INVALID_INPUT`, the list of invalid fields.
+         * @description The `details` of a `400` error. For `INVALID_INPUT`, the list of invalid fields; other codes may
+         *     add context such as the `accountId` that is not `ACTIVE` or has too little money.
+         * @example {
+         *       "errors": [
+         *         {
+         *           "field": "/currency",
+         *           "message": "must match pattern \"^[A-Z0-9]{3,5}$\"",
+         *           "constraint": "pattern"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005"
+         *     }
          */
         Error400Details: {
             /** @description One entry per invalid field. */
