@@ -5299,6 +5299,10 @@ export interface components {
         /**
          * SparkWalletInfo
          * @description A Spark wallet, paid in a crypto asset.
+         * @example {
+         *       "accountType": "SPARK_WALLET",
+         *       "address": "sp1pgss9mx2n7c4v6b8q0w3e5r7t9y2u4i6o8p0a2s4d6f8g0h2j4k6l8z0x2c8qm"
+         *     }
          */
         SparkWalletInfo: {
             /**
