@@ -12,7 +12,7 @@ export const GO_VERSION = '1.19';
 const MODULE = 'roundtrip';
 
 // Offline and on the installed toolchain only: a missing package must fail, not be downloaded.
-const goEnv = (dir: string): NodeJS.ProcessEnv => ({ ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off', GO111MODULE: 'on', PWD: dir });
+const goEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off', GO111MODULE: 'on' });
 
 /** The round-trip program: one entry per model, keyed by the model's name in the spec. */
 function program(modelFunctions: Map<string, string>): string {
@@ -94,7 +94,7 @@ export function checkGo(models: string, scratch: string, cases: RoundTripCase[],
   }
   writeFileSync(join(dir, 'go.mod'), `module ${MODULE}\n\ngo ${GO_VERSION}\n`);
   writeFileSync(join(dir, 'main.go'), program(functions));
-  const env = goEnv(dir);
+  const env = goEnv();
   const version = execute('go', ['version'], { cwd: dir, env });
   if (!version.ok) return { problems: [...problems, `go is not usable:\n${excerpt(version)}`] };
   const built = execute('go', ['build', '-o', 'roundtrip', '.'], { cwd: dir, env });

@@ -1,4 +1,4 @@
-// What the round-trip programs of Python and Go read and answer (scripts/models/roundtrip.py, go.ts).
+// What the round-trip programs of Python and Go read and answer (scripts/models/round_trip.py, go.ts).
 
 export interface RoundTripCase {
   id: string;
