@@ -3066,6 +3066,29 @@ export interface components {
             constraint?: string;
         };
         /**
+         * Error400Details
+         * @description The `details` of a `400` error. For `INVALID_INPUT`, the list of invalid fields; other codes may
+         *     add context such as the `accountId` that is not `ACTIVE` or has too little money.
+         * @example {
+         *       "errors": [
+         *         {
+         *           "field": "/currency",
+         *           "message": "must match pattern \"^[A-Z0-9]{3,5}$\"",
+         *           "constraint": "pattern"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005"
+         *     }
+         */
+        Error400Details: {
+            /** @description One entry per invalid field. */
+            errors?: components["schemas"]["FieldError"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * Error400
          * @description The request is invalid. For schema violations (`INVALID_INPUT`) `details.errors` lists every
          *     invalid field.
@@ -3081,13 +3104,7 @@ export interface components {
              * @enum {string}
              */
             code?: "INVALID_INPUT" | "INVALID_CURSOR" | "UNSUPPORTED_FILE_TYPE" | "INVALID_BANK_ACCOUNT" | "INVALID_UMA_ADDRESS" | "INVALID_AMOUNT" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "ACCOUNT_NOT_ACTIVE" | "ACCOUNT_OWNER_MISMATCH" | "CUSTOMER_NOT_BUSINESS" | "LOOKUP_REQUIRED" | "MISSING_PAYER_DATA" | "IMMEDIATE_EXECUTION_NOT_SUPPORTED" | "NOT_AN_EMBEDDED_WALLET" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "OAUTH_CREDENTIAL_ALREADY_EXISTS" | "LAST_CREDENTIAL" | "SAME_CREDENTIAL_SESSION" | "NO_WALLET_CREDENTIAL" | "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "INVITATION_EXPIRED" | "DEVICE_CODE_ALREADY_REDEEMED" | "DEVICE_CODE_EXPIRED" | "WEBHOOK_ENDPOINT_NOT_SET";
-            /** @description For `INVALID_INPUT`, the list of invalid fields. */
-            details?: {
-                /** @description One entry per invalid field. */
-                errors?: components["schemas"]["FieldError"][];
-            } & {
-                [key: string]: unknown;
-            };
+            details?: components["schemas"]["Error400Details"];
         };
         /**
          * Error413
@@ -5282,6 +5299,10 @@ export interface components {
         /**
          * SparkWalletInfo
          * @description A Spark wallet, paid in a crypto asset.
+         * @example {
+         *       "accountType": "SPARK_WALLET",
+         *       "address": "sp1pgss9mx2n7c4v6b8q0w3e5r7t9y2u4i6o8p0a2s4d6f8g0h2j4k6l8z0x2c8qm"
+         *     }
          */
         SparkWalletInfo: {
             /**
@@ -7870,6 +7891,17 @@ export interface components {
             timestamp: string;
         };
         /**
+         * TestWebhookEventData
+         * @description The `data` of a `TEST` webhook.
+         */
+        TestWebhookEventData: {
+            /**
+             * @description A human-readable note.
+             * @example This is a test webhook from the Payments Service.
+             */
+            message: string;
+        };
+        /**
          * TestWebhookEvent
          * @description Sent to check that the endpoint receives and verifies webhooks: when the webhook endpoint is set or
          *     changed, and on `POST /sandbox/webhooks/test`. It is never retried.
@@ -7880,14 +7912,7 @@ export interface components {
              * @enum {string}
              */
             type?: "TEST";
-            /** @description The test payload. */
-            data: {
-                /**
-                 * @description A human-readable note.
-                 * @example This is a test webhook from the Payments Service.
-                 */
-                message: string;
-            };
+            data: components["schemas"]["TestWebhookEventData"];
         };
         /**
          * InvitationClaimedWebhookEvent
@@ -8312,6 +8337,7 @@ export type SchemaError429 = components['schemas']['Error429'];
 export type SchemaError500 = components['schemas']['Error500'];
 export type SchemaPlatformConfigUpdateRequest = components['schemas']['PlatformConfigUpdateRequest'];
 export type SchemaFieldError = components['schemas']['FieldError'];
+export type SchemaError400Details = components['schemas']['Error400Details'];
 export type SchemaError400 = components['schemas']['Error400'];
 export type SchemaError413 = components['schemas']['Error413'];
 export type SchemaError415 = components['schemas']['Error415'];
@@ -8501,6 +8527,7 @@ export type SchemaSandboxUmaReceiveRequest = components['schemas']['SandboxUmaRe
 export type SchemaSandboxWebhookTestResult = components['schemas']['SandboxWebhookTestResult'];
 export type SchemaWebhookEventType = components['schemas']['WebhookEventType'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
+export type SchemaTestWebhookEventData = components['schemas']['TestWebhookEventData'];
 export type SchemaTestWebhookEvent = components['schemas']['TestWebhookEvent'];
 export type SchemaInvitationClaimedWebhookEvent = components['schemas']['InvitationClaimedWebhookEvent'];
 export type SchemaIncomingPaymentWebhookEvent = components['schemas']['IncomingPaymentWebhookEvent'];
