@@ -13,13 +13,14 @@ export function checkPython(models: string, scratch: string, cases: RoundTripCas
   const fromDict = new Set([...source.matchAll(/^def (\w+)_from_dict\(/gm)].map((m) => (m[1] ?? '').replaceAll('_', '').toLowerCase()));
   const missing = modelNames.filter((name) => !fromDict.has(name.toLowerCase())).map((name) => `Python: no ${name} model (<name>_from_dict)`);
   copyFileSync(join(import.meta.dirname, 'round_trip.py'), join(dir, 'round_trip.py'));
-  const compiled = execute('python3', ['-m', 'py_compile', 'models.py', 'round_trip.py'], { cwd: dir });
+  // The models parse date-times with python-dateutil, the one package they need besides the standard
+  // library. A python3 first on PATH (pyenv, say) may lack it where Debian's python3-dateutil serves /usr/bin/python3.
+  const python = ['python3', '/usr/bin/python3'].find((p) => execute(p, ['-c', 'import dateutil.parser'], { cwd: dir }).ok);
+  if (python === undefined) return { problems: [...missing, `the Python models need python-dateutil (apt-get install ${INSTALL.dateutil})`] };
+  const compiled = execute(python, ['-m', 'py_compile', 'models.py', 'round_trip.py'], { cwd: dir });
   if (!compiled.ok) return { problems: [...missing, `python3 -m py_compile failed:\n${excerpt(compiled)}`] };
-  // The models parse date-times with python-dateutil, the one package they need besides the standard library.
-  const dateutil = execute('python3', ['-c', 'import dateutil.parser'], { cwd: dir });
-  if (!dateutil.ok) return { problems: [...missing, `the Python models need python-dateutil (apt-get install ${INSTALL.dateutil}):\n${excerpt(dateutil, 3)}`] };
   writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases));
-  const ran = execute('python3', ['round_trip.py', 'cases.json'], { cwd: dir });
+  const ran = execute(python, ['round_trip.py', 'cases.json'], { cwd: dir });
   if (!ran.ok) return { problems: [...missing, `the Python round trip failed:\n${excerpt(ran)}`] };
   return { problems: missing, results: parseResults(ran.stdout) };
 }
