@@ -26,6 +26,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
   const handle = await openDatabase(config, log);
   try {
     await migrateToLatest(handle.db);
+    await handle.migrated();
     const master = loadMasterKey(config);
     let wake = () => {};
     const runtime: Booted['runtime'] = {

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { migratedTemplate, saveMigratedTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -34,6 +35,8 @@ const types = {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
+  /** Called once the migrations have run: an in-memory PGlite keeps a snapshot for the next start. */
+  migrated(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   if (options.databaseUrl !== undefined) {
     const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', migrated: async () => {}, close: () => db.destroy() };
   }
   const inMemory = options.pgliteDataDir.startsWith('memory://');
   let release = () => {};
@@ -65,12 +68,16 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
     release = acquireDataDirLock(options.pgliteDataDir);
     mkdirSync(options.pgliteDataDir, { recursive: true });
   }
-  const pglite = await PGlite.create(options.pgliteDataDir);
+  const template = inMemory ? migratedTemplate() : undefined;
+  const pglite = await PGlite.create(options.pgliteDataDir, template === undefined ? {} : { loadDataDir: template });
   const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     kind: 'pglite',
+    migrated: async () => {
+      if (inMemory && template === undefined) await saveMigratedTemplate(pglite);
+    },
     close: async () => {
       await db.destroy();
       await pglite.close();

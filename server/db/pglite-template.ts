@@ -1,0 +1,36 @@
+// An in-memory PGlite database (the suite's, the benchmark's) starts from a snapshot of one freshly
+// migrated when there is one: PGlite's initdb and the migrations are most of its start. The snapshot
+// lives in the system's temporary folder, named after the PGlite version and the migrations' source,
+// so a change to either makes a new one; it holds the schema only, never data.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+
+const migrations = resolve(import.meta.dirname, 'migrations');
+
+function templatePath(): string {
+  const hash = createHash('sha256');
+  // Its package.json is not exported: read it beside the resolved entry point (dist/ under the package).
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  hash.update(readFileSync(join(entry.slice(0, entry.lastIndexOf('/dist/')), 'package.json')));
+  for (const file of readdirSync(migrations).sort()) hash.update(file).update(readFileSync(join(migrations, file)));
+  return join(tmpdir(), `payments-sandbox-schema-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+export function migratedTemplate(): Blob | undefined {
+  const path = templatePath();
+  return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
+}
+
+/** Keeps a snapshot of a database just migrated; written aside and renamed, so no reader sees half of one. */
+export async function saveMigratedTemplate(pglite: PGlite): Promise<void> {
+  const path = templatePath();
+  if (existsSync(path)) return;
+  const dump = await pglite.dumpDataDir('none');
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, path);
+}
