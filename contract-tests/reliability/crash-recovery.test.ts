@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
 import { advanceClock, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { balanceOf, eventually, expectLedgerConsistent, newHolder, NO_REPLY, ok, sleep, transferBody, withDatabase, type Holder } from './faults-helpers.ts';
+import { balanceOf, eventually, expectLedgerConsistent, newHolder, NO_REPLY, ok, sleep, transferBody, type Holder } from './faults-helpers.ts';
+import { withDatabase } from '../support/postgres-database.ts';
 import { runLoad, settle, statusCounts } from './faults-load.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -20,9 +20,9 @@ import {
   sleep,
   transferBody,
   tryCall,
-  withDatabase,
   type Holder,
 } from './faults-helpers.ts';
+import { withDatabase } from '../support/postgres-database.ts';
 import { runLoad, settle, statusCounts, type Sent } from './faults-load.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];

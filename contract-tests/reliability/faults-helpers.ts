@@ -3,7 +3,6 @@
 // network error or a 5xx is retried with the same key, as the idempotency guide asks), reads of
 // the database itself, and the checks every fault test ends with.
 import { randomInt } from 'node:crypto';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { call, type Cluster, type Reply } from '../support/cluster.ts';
 import type { ServerProcess } from '../support/server-process.ts';
@@ -79,16 +78,6 @@ export async function tryCall(server: ServerProcess, token: Token, method: strin
 export function expectServerErrorShape(reply: Reply): void {
   expect(reply.body, reply.text).toMatchObject({ status: 500, code: 'INTERNAL_ERROR', message: expect.any(String) });
   expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-}
-
-export async function withDatabase<T>(url: string, use: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return await use(db);
-  } finally {
-    await db.end();
-  }
 }
 
 /** The ledger's own consistency check, through the server's test control. */

@@ -9,7 +9,8 @@ import { MAX_FAILURES } from '../../server/tokens/tokens.service.ts';
 import { call, postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { median, ok, tryCall, withDatabase } from './faults-helpers.ts';
+import { median, ok, tryCall } from './faults-helpers.ts';
+import { withDatabase } from '../support/postgres-database.ts';
 import { statusCounts } from './faults-load.ts';
 import { createEverySecret } from './faults-secrets.ts';
 

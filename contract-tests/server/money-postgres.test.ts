@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
+import { adminUrlOf, createDatabase, withDatabase } from '../support/postgres-database.ts';
 import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -107,16 +107,6 @@ const statusOf = async (server: ServerProcess, token: Token, transactionId: stri
   (await ok(server, token, 'GET', `/transactions/${transactionId}`, undefined, 200)).status as string;
 
 /** The database's own record of a transaction's money steps, and of the jobs that moved it. */
-async function withDatabase<T>(url: string, use: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return await use(db);
-  } finally {
-    await db.end();
-  }
-}
-
 const movementKinds = async (db: pg.Client, transactionIds: string[]): Promise<Record<string, string[]>> => {
   const rows = await db.query<{ transaction_id: string; kind: string }>('select transaction_id, kind from ledger_movements where transaction_id = any($1) order by created_at, kind', [transactionIds]);
   const byTransaction: Record<string, string[]> = Object.fromEntries(transactionIds.map((id) => [id, []]));

@@ -28,3 +28,14 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
     },
   };
 }
+
+/** A client of its own on `url` for the length of `use`. */
+export async function withDatabase<T>(url: string, use: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return await use(db);
+  } finally {
+    await db.end();
+  }
+}
