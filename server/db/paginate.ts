@@ -18,12 +18,16 @@ export async function paginate<TB extends Listable, Row extends { created_at: Da
 ): Promise<PageRows<Row>> {
   const created = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
-  const counted = await filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  let rows = select(filtered);
+  const count = filtered.select((eb) => eb.fn.countAll<string>().as('n'));
+  // The total rides on every row as a scalar subquery: one round trip for the page and its count.
+  let rows = select(filtered).select(() => count.as('total_matches'));
   if (page.after !== undefined) {
     const after = sql<boolean>`(${created}, ${id}) ${sql.raw(order === 'desc' ? '<' : '>')} (${page.after.createdAt}, ${page.after.id})`;
     rows = rows.where(after);
   }
   const result = await rows.orderBy(created, order).orderBy(id, order).limit(page.limit + 1).execute();
-  return { rows: result, total: Number(counted.n) };
+  const first = result[0] as { total_matches?: string | number } | undefined;
+  // A page past the last match has no row to carry the total: only then is it counted on its own.
+  const total = first !== undefined ? Number(first.total_matches) : page.after === undefined ? 0 : Number((await count.executeTakeFirstOrThrow()).n);
+  return { rows: result.map(({ total_matches: _, ...row }) => row as unknown as Row), total };
 }
