@@ -1,7 +1,7 @@
-// The server, as `npm start` runs it (through main.ts): checks the configuration, boots (database, migrations, master key), starts
-// listening (so a busy port stops the start before anything is created), makes sure a sandbox
-// platform and its first API token exist, and runs the background jobs. Anything that prevents a
-// correct start stops it with a message saying what to change.
+// The server, as `npm start` runs it (through main.ts): checks the configuration, boots (database,
+// migrations, master key), starts listening (so a busy port stops the start before anything is
+// created), makes sure a sandbox platform and its first API token exist, and runs the background
+// jobs. Anything that prevents a correct start stops it with a message saying what to change.
 import { createServer } from 'node:http';
 import { pino } from 'pino';
 import { createApp, BASE_PATH } from './app.ts';

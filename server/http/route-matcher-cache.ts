@@ -11,13 +11,14 @@ type PathToRegexp = (path: unknown, options?: Record<string, unknown>) => { rege
 
 export function cacheValidatorRouteMatchers(): void {
   const validator = dirname(require.resolve('express-openapi-validator'));
-  const module = require(require.resolve('path-to-regexp', { paths: [validator] })) as { pathToRegexp: PathToRegexp & { memoized?: true } };
-  const compile = module.pathToRegexp;
+  const library = require(require.resolve('path-to-regexp', { paths: [validator] })) as { pathToRegexp: PathToRegexp & { memoized?: true } };
+  const compile = library.pathToRegexp;
   if (compile.memoized) return;
   const compiled = new Map<string, ReturnType<PathToRegexp>>();
   const memoized: PathToRegexp & { memoized?: true } = (path, options = {}) => {
-    if (typeof path !== 'string') return compile(path, options);
-    const key = `${JSON.stringify(options)} ${path}`;
+    // The validator passes only these two options; anything else is compiled as asked, uncached.
+    if (typeof path !== 'string' || Object.keys(options).some((k) => k !== 'sensitive' && k !== 'strict')) return compile(path, options);
+    const key = `${options.sensitive === true ? 's' : '-'}${options.strict === true ? 's' : '-'}${path}`;
     let matcher = compiled.get(key);
     if (matcher === undefined) {
       matcher = compile(path, options);
@@ -26,5 +27,5 @@ export function cacheValidatorRouteMatchers(): void {
     return matcher;
   };
   memoized.memoized = true;
-  module.pathToRegexp = memoized;
+  library.pathToRegexp = memoized;
 }
