@@ -58,9 +58,10 @@ describe('crash recovery', () => {
     await a.stop('SIGKILL');
     killedAt = Date.now();
     // What was being delivered when it died: those events (and only those) may arrive twice.
-    const inFlight = await withDatabase(cl.databaseUrl, async (db) =>
-      new Set((await db.query<{ id: string }>(`select payload->>'eventId' as id from jobs where kind = 'webhooks.deliver' and status = 'PENDING' and locked_by is not null`)).rows.map((r) => r.id)),
+    const leasedAtKill = await withDatabase(cl.databaseUrl, async (db) =>
+      (await db.query<{ job: string; id: string | null }>(`select id as job, payload->>'eventId' as id from jobs where status = 'PENDING' and locked_by is not null`)).rows,
     );
+    const inFlight = new Set(leasedAtKill.map((r) => r.id).filter((id) => id !== null));
     const restarted = await startServer(cl.env);
     started.push(restarted);
     live = [restarted, b];
@@ -75,6 +76,15 @@ describe('crash recovery', () => {
     // outcome's time (30 s) and the lease of every job the killed process held (60 s).
     await settle(sent, b, cl.token);
     const replayed = sent.filter((s) => s.first.status === NO_REPLY && s.final?.headers.get('idempotent-replayed') === 'true').length;
+    // Jumping the clocks past the lease time also expires the leases the living processes hold at
+    // that moment, and a delivery under way would then be made again: jump only once they hold none.
+    const deadLeases = leasedAtKill.map((r) => r.job);
+    await eventually('no job leased but those of the killed process', () =>
+      withDatabase(cl.databaseUrl, async (db) => {
+        const leased = await db.query<{ n: string }>(`select count(*) as n from jobs where status = 'PENDING' and locked_by is not null and not (id = any($1))`, [deadLeases]);
+        return Number(leased.rows[0]?.n) === 0;
+      }),
+    );
     await Promise.all([advanceClock(restarted.origin, 70_000), advanceClock(b.origin, 70_000)]);
     await eventually(
       'every transfer is final, the outbox delivered and every job done',
