@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { freePort } from '../../contract-tests/support/free-port.ts';
+import { createDatabase } from '../../contract-tests/support/postgres-database.ts';
 import { startPrism } from '../../contract-tests/support/prism-process.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -78,24 +78,10 @@ export async function startMock(): Promise<Running> {
 
 /** A fresh database on the machine's PostgreSQL, or undefined (with the reason printed) when there is none. */
 export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const adminUrl = process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
   try {
-    await admin.connect();
-    await admin.query(`create database ${name}`);
+    return await createDatabase(process.env.CONTRACT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'bench');
   } catch (error) {
     console.log(`PostgreSQL skipped: ${error instanceof Error ? error.message : String(error)}`);
-    await admin.end().catch(() => undefined);
     return undefined;
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }
