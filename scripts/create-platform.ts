@@ -9,10 +9,10 @@ import { createSandboxPlatform } from '../server/platform/platform.service.ts';
 
 const name = process.argv[2] ?? 'Sandbox platform';
 const config = loadConfig();
-const { handle, runtime } = await boot(config, pino({ level: 'warn' }));
+const { handle, runtime, close } = await boot(config, pino({ level: 'warn' }));
 try {
   const created = await unitOfWork(runtime, handle.db, (ctx) => createSandboxPlatform(ctx, name));
   process.stdout.write(`Sandbox platform "${name}" created. Its API token (MANAGE, TRANSACT, VIEW), shown only this once:\n  clientId:     ${created.clientId}\n  clientSecret: ${created.clientSecret}\n`);
 } finally {
-  await handle.close();
+  await close();
 }

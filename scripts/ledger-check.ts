@@ -6,11 +6,11 @@ import { boot } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
 import { checkLedger } from '../server/ledger/ledger-check.ts';
 
-const { handle } = await boot(loadConfig(), pino({ level: 'warn' }));
+const { handle, close } = await boot(loadConfig(), pino({ level: 'warn' }));
 try {
   const report = await checkLedger(handle.db);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (!report.consistent) process.exitCode = 1;
 } finally {
-  await handle.close();
+  await close();
 }

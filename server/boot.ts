@@ -12,6 +12,8 @@ import { loadMasterKey } from './keys/master-key.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
 import { sealValuesStoredInClear } from './startup.ts';
+import { LocalCredentialCache, type CredentialCache } from './tokens/credential-cache.ts';
+import { SharedCredentialCache } from './tokens/shared-credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
 export interface Booted {
@@ -20,14 +22,18 @@ export interface Booted {
   keySource: string;
   /** Points `runtime.wakeJobs` at the job runner once there is one. */
   setWake(wake: () => void): void;
+  /** Ends the credential cache's lease and closes the database. */
+  close(): Promise<void>;
 }
 
 export async function boot(config: Config, log: Logger): Promise<Booted> {
   const handle = await openDatabase(config, log);
+  let credentials: CredentialCache | undefined;
   try {
     await migrateToLatest(handle.db);
     await handle.migrated();
     const master = loadMasterKey(config);
+    credentials = handle.sessionConfig === undefined ? new LocalCredentialCache() : await SharedCredentialCache.start(handle.sessionConfig, handle.db, log);
     let wake = () => {};
     const runtime: Booted['runtime'] = {
       clock: new ShiftableClock(),
@@ -35,6 +41,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       log,
       settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets, testFault: config.testFault },
       walletProofs: sandboxProofs,
+      credentials,
       wakeJobs: () => wake(),
     };
     await unitOfWork(runtime, handle.db, async (ctx) => {
@@ -42,8 +49,14 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       const sealed = await sealValuesStoredInClear(ctx);
       if (sealed > 0) log.info({ sealed }, 'values stored in clear by an earlier version are now sealed');
     });
-    return { handle, runtime, keySource: master.source, setWake: (w) => (wake = w) };
+    const started = credentials;
+    const close = async () => {
+      await started.stop();
+      await handle.close();
+    };
+    return { handle, runtime, keySource: master.source, setWake: (w) => (wake = w), close };
   } catch (err) {
+    await credentials?.stop();
     await handle.close();
     throw err;
   }

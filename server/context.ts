@@ -7,6 +7,7 @@ import type { TestFault } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
+import type { CredentialCache } from './tokens/credential-cache.ts';
 import type { Principal } from './shared/principal.ts';
 import type { WalletProofs } from './wallet-auth/wallet-proofs.ts';
 
@@ -24,6 +25,8 @@ export interface Runtime {
   settings: Settings;
   /** Checks the proofs of Embedded Wallet credentials and signatures (the sandbox's magic values). */
   walletProofs: WalletProofs;
+  /** API token credentials verified recently, shared safely with the database's other processes. */
+  credentials: CredentialCache;
   /** Asks the job runner to look for due jobs now rather than at its next poll. */
   wakeJobs(): void;
 }

@@ -27,7 +27,7 @@ const expected = (err: unknown) => err instanceof ConfigError || err instanceof 
 try {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
-  const { handle, runtime, keySource, setWake } = await boot(config, log);
+  const { handle, runtime, keySource, setWake, close } = await boot(config, log);
   if (config.testFault !== undefined) log.warn({ testFault: config.testFault }, 'PAYMENTS_TEST_FAULT: the ledger is broken on purpose (NODE_ENV=test only)');
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
@@ -39,7 +39,7 @@ try {
       resolve();
     });
   }).catch(async (err: NodeJS.ErrnoException) => {
-    await handle.close();
+    await close();
     refuse(
       err.code === 'EADDRINUSE'
         ? `Port ${config.port} on ${config.host} is already in use: stop what uses it, or start with another PORT.`
@@ -48,7 +48,7 @@ try {
   });
 
   const bootstrap = await unitOfWork(runtime, handle.db, (ctx) => bootstrapPlatform(ctx, config.bootstrapCredentials)).catch(async (err: unknown) => {
-    await handle.close();
+    await close();
     throw err;
   });
   if (bootstrap.created !== undefined) {
@@ -72,7 +72,7 @@ try {
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    server.close(() => void runner.stop().then(() => handle.close()).then(() => process.exit(0)));
+    server.close(() => void runner.stop().then(close).then(() => process.exit(0)));
     // Idle keep-alive connections would hold close() open.
     server.closeIdleConnections();
   };

@@ -18,6 +18,7 @@ import { addMs, ShiftableClock } from '../../server/shared/clock.ts';
 import { Keyring } from '../../server/shared/keyring.ts';
 import { target } from '../support/api.ts';
 import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
+import { LocalCredentialCache } from '../../server/tokens/credential-cache.ts';
 import { sandboxProofs } from '../../server/wallet-auth/sandbox-proofs.ts';
 
 const runsOn = target === 'pglite' || target === 'postgres';
@@ -49,6 +50,7 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   log: pino({ level: 'silent' }),
   settings: { allowPrivateWebhookTargets: true, testFault: undefined },
   walletProofs: sandboxProofs,
+  credentials: new LocalCredentialCache(),
   wakeJobs: () => {},
 });
 

@@ -35,6 +35,8 @@ const types = {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
+  /** PostgreSQL only: how to open a session of one's own, outside the pool (see listener.ts). */
+  sessionConfig?: pg.ClientConfig;
   /** Called once the migrations have run: an in-memory PGlite keeps a snapshot for the next start. */
   migrated(): Promise<void>;
   close(): Promise<void>;
@@ -58,7 +60,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   if (options.databaseUrl !== undefined) {
     const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', migrated: async () => {}, close: () => db.destroy() };
+    return { db, kind: 'postgres', sessionConfig: { connectionString: options.databaseUrl, types }, migrated: async () => {}, close: () => db.destroy() };
   }
   const inMemory = options.pgliteDataDir.startsWith('memory://');
   let release = () => {};

@@ -41,6 +41,12 @@ export interface AuthFailureTable {
   failures: number;
 }
 
+export interface CredentialCacheLeaseTable {
+  id: string;
+  registered_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface EncryptionKeyCheckTable {
   id: number;
   fingerprint: string;
@@ -459,6 +465,7 @@ export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
   auth_failures: AuthFailureTable;
+  credential_cache_leases: CredentialCacheLeaseTable;
   encryption_key_check: EncryptionKeyCheckTable;
   idempotency_keys: IdempotencyKeyTable;
   customers: CustomerTable;

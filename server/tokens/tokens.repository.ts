@@ -67,13 +67,15 @@ export async function listTokens(db: Db, platformId: string, filters: TokenFilte
   return paginate(q, 'api_tokens', page, (s) => s.selectAll());
 }
 
-export async function softDeleteToken(db: Db, platformId: string, id: string, at: Date): Promise<boolean> {
-  const result = await db
+/** The deleted token's clientId, or undefined when there was no such live token. */
+export async function softDeleteToken(db: Db, platformId: string, id: string, at: Date): Promise<string | undefined> {
+  const row = await db
     .updateTable('api_tokens')
     .set({ deleted_at: at, updated_at: at })
     .where('platform_id', '=', platformId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
+    .returning('client_id')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return row?.client_id;
 }

@@ -9,6 +9,8 @@ import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
 import { deleteExpiredFailures, recordFailure } from './auth-failures.repository.ts';
+import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
+import type { TokenPrincipal } from './credential-cache.ts';
 import { toToken } from './tokens.mapper.ts';
 import { findCredentialState, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
 import { DUMMY_HASH, hashSecret, newClientId, newClientSecret, secretMatches } from './token-secrets.ts';
@@ -73,7 +75,10 @@ export async function getToken(ctx: PlatformContext, tokenId: string): Promise<T
 
 export async function deleteToken(ctx: RequestContext, tokenId: string): Promise<void> {
   if (tokenId === ctx.principal.credentialId) throw badRequest('INVALID_INPUT', 'A token cannot delete itself; use another token with MANAGE.');
-  if (!(await softDeleteToken(ctx.db, ctx.platformId, tokenId, ctx.clock.now()))) throw notFound('TOKEN_NOT_FOUND', 'No such API token.');
+  const clientId = await softDeleteToken(ctx.db, ctx.platformId, tokenId, ctx.clock.now());
+  if (clientId === undefined) throw notFound('TOKEN_NOT_FOUND', 'No such API token.');
+  // The 204 waits until no server process would still accept the token from its cache.
+  ctx.afterCommit(await ctx.credentials.revoke(ctx.db, clientId));
 }
 
 const hashClientId = (clientId: string) => createHash('sha256').update(clientId, 'utf8').digest('base64url');
@@ -93,9 +98,14 @@ function refuseUntilWindowCloses(windowStartedAt: Date, at: Date): void {
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
 export async function authenticateBasic(ctx: ServiceContext, clientId: string, secret: string): Promise<Principal> {
+  const validId = CLIENT_ID.test(clientId);
+  // A deleted token or a clientId locked out is revoked from every cache before either answers.
+  const cached = validId ? ctx.credentials.lookup(clientId, secret) : undefined;
+  if (cached !== undefined) return cached;
+  const generation = ctx.credentials.generation;
   const at = ctx.clock.now();
   const key = hashClientId(clientId);
-  const { token, failures: window } = await findCredentialState(ctx.db, CLIENT_ID.test(clientId) ? clientId : undefined, key);
+  const { token, failures: window } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
   if (window !== undefined && window.failures >= MAX_FAILURES) refuseUntilWindowCloses(window.windowStartedAt, at);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
@@ -104,10 +114,19 @@ export async function authenticateBasic(ctx: ServiceContext, clientId: string, s
     // failure got from the atomic upsert decides, so no more than MAX_FAILURES per window are
     // ever answered "wrong credentials", however many arrive at once on however many processes.
     const recorded = await recordFailure(ctx.db, key, at, FAILURE_WINDOW_MS);
+    // From the limit on even the right secret is refused, so no cache may still accept it.
+    if (recorded.failures >= MAX_FAILURES && validId) await (await ctx.credentials.revoke(ctx.db, clientId))();
     if (recorded.failures > MAX_FAILURES) refuseUntilWindowCloses(recorded.windowStartedAt, at);
     throw unauthorized('Invalid credentials');
   }
-  return { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
+  const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
+  if (window === undefined || window.failures < MAX_FAILURES) ctx.credentials.remember(clientId, principal, token.secret_hash, generation);
+  return principal;
+}
+
+/** Housekeeping: the credential-cache leases of processes that ended without releasing theirs. */
+export async function forgetDeadCacheLeases(ctx: ServiceContext): Promise<void> {
+  await deleteLongExpiredLeases(ctx.db, 60 * 60 * 1000);
 }
 
 /** Housekeeping for the job runner: closed windows are of no use. */

@@ -11,6 +11,7 @@ import * as invitations from './0007_invitations.ts';
 import * as embeddedWallets from './0008_embedded_wallets.ts';
 import * as agents from './0009_agents.ts';
 import * as agentActions from './0010_agent_actions.ts';
+import * as credentialCacheLeases from './0011_credential_cache_leases.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0008_embedded_wallets': embeddedWallets,
   '0009_agents': agents,
   '0010_agent_actions': agentActions,
+  '0011_credential_cache_leases': credentialCacheLeases,
 };
