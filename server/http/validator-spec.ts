@@ -37,3 +37,20 @@ function transform(node: unknown): unknown {
 
 /** A fresh copy: express-openapi-validator changes the document it is given. */
 export const validatorSpec = (): Json => transform(JSON.parse(readFileSync(bundlePath, 'utf8'))) as Json;
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/**
+ * The document for express-openapi-validator, which checks requests only (responses are the
+ * dispatcher's): every operation's responses are left out, so its start does not prepare the
+ * response schemas (a tenth of a second it would spend for nothing).
+ */
+export function requestValidatorSpec(spec: Json): Json {
+  const copy = structuredClone(spec);
+  for (const item of Object.values((copy.paths as Record<string, Json> | undefined) ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (METHODS.has(method)) (operation as Json).responses = { default: { description: 'Checked by the dispatcher against the contract.' } };
+    }
+  }
+  return copy;
+}
