@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { machineNow } from '../shared/clock.ts';
 
 const migrations = resolve(import.meta.dirname, 'migrations');
 const PREFIX = 'payments-sandbox-schema-';
@@ -26,7 +27,7 @@ function templatePath(): string {
 export function migratedTemplate(): Blob | undefined {
   const path = templatePath();
   if (!existsSync(path)) return undefined;
-  const now = new Date();
+  const now = machineNow();
   // Its modification time says when it was last used (see forgetUnusedTemplates).
   utimesSync(path, now, now);
   return new Blob([readFileSync(path)]);
@@ -38,7 +39,7 @@ function forgetUnusedTemplates(keep: string): void {
     const path = join(tmpdir(), name);
     if (!name.startsWith(PREFIX) || path === keep) continue;
     try {
-      if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) rmSync(path, { force: true });
+      if (machineNow().getTime() - statSync(path).mtimeMs > UNUSED_MS) rmSync(path, { force: true });
     } catch {
       // Deleted meanwhile by another process: nothing to do.
     }

@@ -24,5 +24,8 @@ export class ShiftableClock implements Clock {
   }
 }
 
+/** The machine's time, never shifted: for what has nothing to do with the sandbox (files' ages on disk). */
+export const machineNow = (): Date => new Date();
+
 export const iso = (d: Date): string => d.toISOString();
 export const addMs = (d: Date, ms: number): Date => new Date(d.getTime() + ms);
