@@ -14,6 +14,7 @@ import { lightenValidatorStart } from './http/validator-startup.ts';
 import { bareRouter } from './http/bare-router.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { jsonBody } from './http/json-body.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
 import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
@@ -71,7 +72,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   lightenValidatorStart();
   const spec = validatorSpec();
   const operations = indexOperations(spec);
-  app.use(BASE_PATH, encodeReservedQueryCharacters, express.json({ limit: '1mb' }));
+  app.use(BASE_PATH, encodeReservedQueryCharacters, jsonBody({ limit: '1mb' }));
   app.use(
     validateRequests
       ? OpenApiValidator.middleware({

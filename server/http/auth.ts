@@ -9,6 +9,7 @@ import { ApiError, forbidden, internalError, unauthorized } from '../shared/erro
 import type { AgentPermission, Permission, Principal } from '../shared/principal.ts';
 import { authenticateAgent } from '../agents/agent-auth.ts';
 import { authenticateBasic } from '../tokens/tokens.service.ts';
+import { refuseUnparsableBody } from './json-body.ts';
 
 const principals = new WeakMap<Request, Principal>();
 export const principalOf = (req: Request): Principal | undefined => principals.get(req);
@@ -69,7 +70,8 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
 
 /**
  * Authorizes in the security stage, before the request is validated: a caller without the
- * permission learns nothing about what the operation would accept (403 before any 400).
+ * permission learns nothing about what the operation would accept (403 before any 400, a body
+ * that is not JSON included).
  */
 function permitted(req: Request, principal: Principal): true {
   principals.set(req, principal);
@@ -78,6 +80,7 @@ function permitted(req: Request, principal: Principal): true {
   try {
     if (operation === undefined) throw new Error('security stage without a matched operation');
     authorize(principal, operation);
+    refuseUnparsableBody(req);
   } catch (err) {
     if (err instanceof ApiError) deny(req, err);
     throw err;

@@ -15,6 +15,7 @@ import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type Sto
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';
 import { principalOf } from './auth.ts';
+import { refuseUnparsableBody } from './json-body.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
 import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
@@ -98,6 +99,8 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
     try {
       // `security: []` (redeeming a device code): no credentials, nobody in particular.
       const principal = principalOf(req) ?? (Array.isArray(op.security) && op.security.length === 0 ? PUBLIC : undefined);
+      // The security stage refused it already on operations that need credentials.
+      refuseUnparsableBody(req);
       const handler = handlers[op.operationId];
       if (handler === notImplemented) {
         // Sent raw: 501 is not a documented response of the operation.
