@@ -6,10 +6,16 @@ import { join, relative, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const fresh = join(root, '.tmp', 'generated-check');
 rmSync(fresh, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/build.ts', '--skip-lint', '--out', relative(root, fresh)], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+try {
+  execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/build.ts', '--skip-lint', '--out', relative(root, fresh)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+} catch {
+  // The build said why on stderr (a client source derived from the spec that is stale, say).
+  rmSync(fresh, { recursive: true, force: true });
+  process.exit(1);
+}
 
 const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
