@@ -1648,9 +1648,11 @@ export interface paths {
         /**
          * Delete an agent
          * @description Deletes an agent. Its access token stops working at once (its requests answer `401`) and its
-         *     unredeemed device codes are invalidated. Actions still `PENDING_APPROVAL` are not executed and
-         *     can no longer be approved; actions already approved run to completion. `404 AGENT_NOT_FOUND`
-         *     when there is no such agent.
+         *     unredeemed device codes are invalidated. Actions still `PENDING_APPROVAL` are rejected (each
+         *     sends `AGENT_ACTION_REJECTED`, with the `rejectionReason` "The agent was deleted.", and a
+         *     transfer waiting for approval becomes `REJECTED`, `PLATFORM_REJECTED`); actions already approved
+         *     run to completion.
+         *     `404 AGENT_NOT_FOUND` when there is no such agent.
          */
         delete: operations["deleteAgent"];
         options?: never;

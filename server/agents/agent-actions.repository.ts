@@ -26,6 +26,11 @@ export async function findActionOfTransactionForUpdate(db: Db, platformId: strin
   return db.selectFrom('agent_actions').selectAll().where('platform_id', '=', platformId).where('transaction_id', '=', transactionId).forUpdate().executeTakeFirst();
 }
 
+/** An agent's actions still waiting for the platform, locked, in id order (the order every locker uses). */
+export async function findPendingActionsOfAgentForUpdate(db: Db, platformId: string, agentId: string): Promise<AgentActionRow[]> {
+  return db.selectFrom('agent_actions').selectAll().where('platform_id', '=', platformId).where('agent_id', '=', agentId).where('status', '=', 'PENDING_APPROVAL').orderBy('id').forUpdate().execute();
+}
+
 export async function findActionForUpdate(db: Db, platformId: string, id: string, agentId: string): Promise<AgentActionRow | undefined> {
   return db.selectFrom('agent_actions').selectAll().where('platform_id', '=', platformId).where('id', '=', id).where('agent_id', '=', agentId).forUpdate().executeTakeFirst();
 }

@@ -24,7 +24,7 @@ import { emitEvent } from '../webhooks/webhooks.service.ts';
 import { applyPolicy } from './agent-policy.ts';
 import { startOfDay, startOfMonth } from './agent-usage.ts';
 import { callingAgent, requireCustomerAccount } from './agent-operations.service.ts';
-import { countedSince, findAction, findActionForUpdate, findActionOfTransactionForUpdate, insertAction, listActions, moveActionStatus, type AgentActionRow } from './agent-actions.repository.ts';
+import { countedSince, findAction, findActionForUpdate, findActionOfTransactionForUpdate, findPendingActionsOfAgentForUpdate, insertAction, listActions, moveActionStatus, type AgentActionRow } from './agent-actions.repository.ts';
 import { findAgent, findAgentForUpdate, type AgentRow } from './agents.repository.ts';
 import { requireAgent } from './agents.service.ts';
 
@@ -203,6 +203,14 @@ async function rejectAction(ctx: PlatformContext, action: AgentActionRow, reason
   const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
   if (pending !== undefined && pending.status === 'PENDING_APPROVAL') await moveTransaction(ctx, pending, 'REJECTED', 'PLATFORM_REJECTED');
   return publish(ctx, await moveAction(ctx, action, 'REJECTED', reason ?? 'Rejected by the platform.'));
+}
+
+/**
+ * A deleted agent's actions still waiting are rejected, so none waits for an approval that can
+ * no longer come: each sends AGENT_ACTION_REJECTED, and a waiting transfer becomes REJECTED.
+ */
+export async function rejectPendingActionsOfDeletedAgent(ctx: PlatformContext, agentId: string): Promise<void> {
+  for (const action of await findPendingActionsOfAgentForUpdate(ctx.db, ctx.platformId, agentId)) await rejectAction(ctx, action, 'The agent was deleted.');
 }
 
 /** The platform's agent-management routes: the action of a live agent, locked, still PENDING_APPROVAL. */

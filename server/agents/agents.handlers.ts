@@ -1,7 +1,7 @@
 // Agents as the platform manages them (and decides their actions), and the redemption of a device
 // code by the agent itself.
 import type { AreaHandlers } from '../http/handler-types.ts';
-import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction } from './agent-actions.service.ts';
+import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';
 import { createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
 
 export const agentHandlers: AreaHandlers<
@@ -23,7 +23,9 @@ export const agentHandlers: AreaHandlers<
   getAgent: async (req, ctx) => ({ status: 200, body: await getAgent(ctx, req.path.agentId) }),
   updateAgent: async (req, ctx) => ({ status: 200, body: await updateAgent(ctx, req.path.agentId, req.body) }),
   deleteAgent: async (req, ctx) => {
+    // The agent first: its row lock waits for submissions under way, so none is left waiting after.
     await deleteAgent(ctx, req.path.agentId);
+    await rejectPendingActionsOfDeletedAgent(ctx, req.path.agentId);
     return { status: 204, body: undefined };
   },
   updateAgentPolicy: async (req, ctx) => ({ status: 200, body: await updateAgentPolicy(ctx, req.path.agentId, req.body) }),

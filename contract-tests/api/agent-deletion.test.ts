@@ -1,0 +1,44 @@
+// Deleting an agent leaves nothing waiting for it: its actions still PENDING_APPROVAL are rejected
+// (a transfer waiting for approval becomes REJECTED, nothing moves), while what was approved before
+// stays as it was.
+import { expect } from 'vitest';
+import { api, describeServer, itServer } from '../support/api.ts';
+import { connectAgent } from '../support/agents.ts';
+import { externalAccountInfo } from '../support/external-account-info.ts';
+import { balanceOf, createExternalAccount, createIndividualCustomer, customerInternalAccount, fund } from '../support/factories.ts';
+
+describeServer('deleting an agent', () => {
+  itServer('rejects its actions still waiting for approval; its approved ones are untouched', async () => {
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe', currencies: ['USD'] });
+    const usd = (await customerInternalAccount(customer.id, 'USD')).id;
+    await fund(usd, 100_000);
+    const bank = (await createExternalAccount({ customerId: customer.id, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
+    // Approval needed above 5,000: one transfer runs at once, two wait.
+    const agent = await connectAgent(
+      { permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'], defaultExecutionMode: 'AUTO', approvalThresholds: { currency: 'USD', amount: 5_000 }, spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 } },
+      customer.id,
+    );
+    const submit = async (amount: number) => {
+      const { data } = await agent.via.POST('/agents/me/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank }, amount } });
+      if (data === undefined) throw new Error('transfer-out refused');
+      return data;
+    };
+    const approved = await submit(1_000);
+    const waiting = [await submit(6_000), await submit(7_000)];
+    expect(approved.status).toBe('APPROVED');
+    expect(waiting.map((a) => a.status)).toEqual(['PENDING_APPROVAL', 'PENDING_APPROVAL']);
+
+    expect((await api.DELETE('/agents/{agentId}', { params: { path: { agentId: agent.agentId } } })).response.status).toBe(204);
+
+    for (const action of waiting) {
+      const { data: transaction } = await api.GET('/transactions/{transactionId}', { params: { path: { transactionId: action.transactionId ?? '' } } });
+      expect(transaction).toMatchObject({ status: 'REJECTED', failureReason: 'PLATFORM_REJECTED', agentActionId: action.id });
+      expect((await api.POST('/transactions/{transactionId}/approve', { params: { path: { transactionId: action.transactionId ?? '' } } })).response.status).toBe(409);
+    }
+    const { data: stillWaiting } = await api.GET('/transactions', { params: { query: { customerId: customer.id, status: 'PENDING_APPROVAL' } } });
+    expect(stillWaiting?.data).toEqual([]);
+    const { data: first } = await api.GET('/transactions/{transactionId}', { params: { path: { transactionId: approved.transactionId ?? '' } } });
+    expect(first?.status).not.toBe('REJECTED');
+    expect(await balanceOf(usd)).toBe(99_000);
+  });
+});
