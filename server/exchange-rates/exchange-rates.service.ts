@@ -36,7 +36,7 @@ export async function listExchangeRates(ctx: PlatformContext, query: Query): Pro
   const sendingAmount = query.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
   const rates: ExchangeRate[] = [];
   for (const source of sources) {
-    const fees = await feesFor(ctx, source);
+    const fees = feesFor(config, source);
     for (const destination of query.destinationCurrency ?? RATED_CURRENCIES) {
       if (destination === source) continue;
       const m = multiplier(window, source, destination);

@@ -1,7 +1,7 @@
 // The fees of a payment sent in a currency: the service's own (sandbox-market.ts) plus the
-// platform's, as quotes and exchange rates include them.
-import type { PlatformContext } from '../context.ts';
-import { platformFeeFor } from '../platform/platform.service.ts';
+// platform's, as quotes and exchange rates include them. Computed from a configuration the caller
+// has already read, so one request reads the platform once however many currencies it prices.
+import type { components } from '../../generated/openapi.js';
 import { serviceFixedFee, SERVICE_VARIABLE_FEE_BPS } from './sandbox-market.ts';
 
 export interface Fees {
@@ -10,7 +10,7 @@ export interface Fees {
   readonly variableFeeBps: number;
 }
 
-export async function feesFor(ctx: PlatformContext, sendingCurrency: string): Promise<Fees> {
-  const platform = await platformFeeFor(ctx, sendingCurrency);
-  return { fixedFee: serviceFixedFee(sendingCurrency) + platform.fixedFee, variableFeeBps: SERVICE_VARIABLE_FEE_BPS + platform.variableFeeBps };
+export function feesFor(config: Pick<components['schemas']['PlatformConfig'], 'feeConfigs'>, sendingCurrency: string): Fees {
+  const platform = config.feeConfigs.find((f) => f.sourceCurrency === sendingCurrency);
+  return { fixedFee: serviceFixedFee(sendingCurrency) + (platform?.fixedFee ?? 0), variableFeeBps: SERVICE_VARIABLE_FEE_BPS + (platform?.variableFeeBps ?? 0) };
 }

@@ -66,13 +66,6 @@ function checkFees(list: readonly Schemas['PlatformFeeConfig'][]): void {
   if (errors.length > 0) throw invalidFields(errors);
 }
 
-/** The platform's fees on payments sent in `currency` (none configured: zero). */
-export async function platformFeeFor(ctx: PlatformContext, currency: string): Promise<{ fixedFee: number; variableFeeBps: number }> {
-  const row = await findPlatform(ctx.db, ctx.platformId);
-  const fee = row?.fee_configs.find((f) => f.sourceCurrency === currency);
-  return { fixedFee: fee?.fixedFee ?? 0, variableFeeBps: fee?.variableFeeBps ?? 0 };
-}
-
 export async function updateConfig(ctx: PlatformContext, input: Schemas['PlatformConfigUpdateRequest']): Promise<PlatformConfig> {
   // Locked: two concurrent updates (two rotations, say) apply one after the other, never lose one.
   const current = await findPlatformForUpdate(ctx.db, ctx.platformId);

@@ -35,6 +35,7 @@ type Schemas = components['schemas'];
 type Quote = Schemas['Quote'];
 type SourceIn = Schemas['QuoteSource'];
 type DestinationIn = Schemas['QuoteDestination'];
+type PlatformConfig = Schemas['PlatformConfig'];
 
 /** How long a quote holds its price: the spec's "typically 1 to 5 minutes", 5 in the sandbox. */
 export const QUOTE_LIFETIME_MS = 5 * 60_000;
@@ -147,8 +148,8 @@ function beneficiaryName(info: Schemas['ExternalAccountInfo']): string | undefin
  * The amount limits a priced quote must respect: the platform's per-transaction range of the
  * sending currency (when it configured one) and the range the receiver accepts (what its lookup shows).
  */
-async function checkLimits(ctx: PlatformContext, price: Price, sending: string, receiving: string, viaCounterparty: boolean): Promise<void> {
-  const configured = (await getConfig(ctx)).supportedCurrencies.find((c) => c.currencyCode === sending);
+function checkLimits(config: PlatformConfig, price: Price, sending: string, receiving: string, viaCounterparty: boolean): void {
+  const configured = config.supportedCurrencies.find((c) => c.currencyCode === sending);
   if (configured !== undefined && (price.totalSendingAmount < configured.minAmount || price.totalSendingAmount > configured.maxAmount)) {
     throw badRequest('INVALID_AMOUNT', `The platform sends ${sending} between ${configured.minAmount} and ${configured.maxAmount} per payment; this quote sends ${price.totalSendingAmount}.`, {
       minAmount: configured.minAmount,
@@ -161,10 +162,10 @@ async function checkLimits(ctx: PlatformContext, price: Price, sending: string, 
   }
 }
 
-async function termsFor(ctx: PlatformContext, from: string, to: string, viaCounterparty: boolean): Promise<PriceTerms> {
+function termsFor(ctx: PlatformContext, config: PlatformConfig, from: string, to: string, viaCounterparty: boolean): PriceTerms {
   if (!hasRate(to)) throw badRequest('CURRENCY_MISMATCH', `The sandbox cannot deliver ${to}.`);
   const m = multiplier(rateWindow(ctx.clock.now()), from, to);
-  const fees = await feesFor(ctx, from);
+  const fees = feesFor(config, from);
   return viaCounterparty ? { serviceMultiplier: ONE, counterpartyMultiplier: m, counterpartyFixedFee: 0, ...fees } : { serviceMultiplier: m, counterpartyFixedFee: 0, ...fees };
 }
 
@@ -193,9 +194,10 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
   if (source.accountId === null && destination.accountId?.startsWith('InternalAccount:') === true) {
     throw invalidField('/destination/accountId', 'Real-time funding pays external destinations; fund an internal account with its own paymentInstructions instead.');
   }
-  const terms = await termsFor(ctx, source.currency, destination.currency, destination.viaCounterparty);
+  const config = await getConfig(ctx);
+  const terms = termsFor(ctx, config, source.currency, destination.currency, destination.viaCounterparty);
   const price = priced(terms, body);
-  await checkLimits(ctx, price, source.currency, destination.currency, destination.viaCounterparty);
+  checkLimits(config, price, source.currency, destination.currency, destination.viaCounterparty);
   const at = ctx.clock.now();
   const id = newId('Quote');
   const expiresAt = addMs(at, QUOTE_LIFETIME_MS);
