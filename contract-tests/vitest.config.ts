@@ -21,6 +21,10 @@ export default defineConfig({
           name: 'contract',
           include: ['contract-tests/api/**/*.test.ts', 'contract-tests/server/**/*.test.ts'],
           globalSetup: ['contract-tests/support/global-setup.ts'],
+          // Most of a file's time is spent waiting for the server (outcomes due seconds later,
+          // servers of its own starting), not on the CPU: files run side by side, well beyond
+          // the core count.
+          maxWorkers: 8,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
