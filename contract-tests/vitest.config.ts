@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './support/sequencer.ts';
 
 // Lives in contract-tests/ (the top level holds only what the package layout names); paths are
 // relative to the repository root.
@@ -7,6 +8,7 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   test: {
     reporters: ['default', './contract-tests/support/contract-reporter.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
