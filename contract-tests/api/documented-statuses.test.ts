@@ -290,7 +290,7 @@ describe('Idempotency-Key on every POST that creates something', () => {
         const body = first.body();
         return raw('POST', first.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
       };
-      await expectInFlightConflict(send);
+      await expectInFlightConflict(send, key);
     });
   }
 

@@ -96,7 +96,7 @@ describeServer('Idempotency-Key on the keyed POSTs tested in their own files', (
     itPostgres(`${operationId}: a duplicate while the first is still running is 409 IDEMPOTENCY_KEY_IN_USE`, async () => {
       const [first] = await build();
       const key = idempotencyKey();
-      await expectInFlightConflict((headers) => send(first, key, headers));
+      await expectInFlightConflict((headers) => send(first, key, headers), key);
     });
   }
 });
