@@ -2,9 +2,31 @@
 // still running (held by the server's x-test-delay-ms control) is 409 IDEMPOTENCY_KEY_IN_USE, and
 // the first still succeeds. Needs PostgreSQL: PGlite serialises, so the duplicate would wait.
 import pg from 'pg';
-import { expect, inject } from 'vitest';
-import { errorOf } from './api.ts';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { credentials, errorOf, target } from './api.ts';
+import { startServer, type ServerProcess } from './server-process.ts';
 import { operations } from './spec.ts';
+
+/**
+ * Call inside a `describe`: another server process on the target's PostgreSQL database (same
+ * master key and token), for the in-flight requests. On the shared process, while the first
+ * request held its transaction open, the requests of the other files running at the same time
+ * queued behind it for the process's pooled connections, and the duplicate with them: it was
+ * answered only once the first had finished (a replay, not the 409). Started on PostgreSQL only.
+ */
+export function inFlightServer(): { baseUrl: string } {
+  const server = { baseUrl: '' };
+  let second: ServerProcess | undefined;
+  beforeAll(async () => {
+    if (target !== 'postgres') return;
+    second = await startServer({ DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey'), PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret });
+    server.baseUrl = second.baseUrl;
+  }, 120_000);
+  afterAll(async () => {
+    await second?.stop();
+  });
+  return server;
+}
 
 /**
  * `send` sends the same keyed request (Idempotency-Key `key`) each time, with extra headers. The
