@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './support/sequencer.ts';
 
 // Lives in contract-tests/ (the top level holds only what the package layout names); paths are
 // relative to the repository root.
@@ -7,6 +8,7 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   test: {
     reporters: ['default', './contract-tests/support/contract-reporter.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
@@ -21,6 +23,14 @@ export default defineConfig({
           name: 'contract',
           include: ['contract-tests/api/**/*.test.ts', 'contract-tests/server/**/*.test.ts'],
           globalSetup: ['contract-tests/support/global-setup.ts'],
+          // Most of a file's time is spent waiting for the server (outcomes due seconds later,
+          // servers of its own starting), not on the CPU: files run side by side, well beyond
+          // the core count.
+          maxWorkers: 8,
+          // A worker keeps the modules it has loaded (the client, the validator and its compiled
+          // schemas, the spec) from one file to the next instead of loading them again for each:
+          // no contract test changes module state (no mocks, no stubbed globals).
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

@@ -2,7 +2,8 @@
 // requests that name real objects of this platform's customer. Generated from the spec: a new
 // operation is in the matrix without a test of its own. Another platform's token needs a database
 // two processes share, so that row runs on PostgreSQL.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -180,7 +181,9 @@ describe.skipIf(isMock || isProxy)('authentication and isolation matrix', () => 
 
   itPostgres("another platform's token never reaches this platform's objects", { timeout: 300_000 }, async () => {
     const { pool, invitationCode } = await ready();
-    const out = execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Matrix platform'], {
+    // Not execFileSync: a worker blocked for seconds misses the server closing its idle keep-alive
+    // connections, and the next request (of this file or the next one the worker runs) fails on one.
+    const { stdout: out } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Matrix platform'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
       encoding: 'utf8',

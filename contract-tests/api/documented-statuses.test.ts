@@ -16,7 +16,7 @@ import { basicAuth } from '../support/raw-requests.ts';
 import { deref, operations, type SpecOperation } from '../support/spec.ts';
 import { wallets } from '../support/wallets.ts';
 import { connectAgent } from '../support/agents.ts';
-import { expectInFlightConflict } from '../support/in-flight.ts';
+import { expectInFlightConflict, inFlightServer } from '../support/in-flight.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
 const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
@@ -264,6 +264,7 @@ const ownTests = new Set(['fundSandboxInternalAccount', 'createInvitation', 'cre
 const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.parameters ?? []).some((p) => JSON.stringify(p).includes('IdempotencyKey')));
 
 describe('Idempotency-Key on every POST that creates something', () => {
+  const inFlight = inFlightServer();
   it('covers every implemented POST that takes an Idempotency-Key (the ownTests have their own)', () => {
     expect(takesKey.map((o) => o.operation.operationId).filter((id) => !ownTests.has(id)).sort()).toEqual(Object.keys(creating).sort());
   });
@@ -288,9 +289,9 @@ describe('Idempotency-Key on every POST that creates something', () => {
       const key = idempotencyKey();
       const send = (headers: Record<string, string> = {}) => {
         const body = first.body();
-        return raw('POST', first.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
+        return raw('POST', first.path, { base: inFlight.baseUrl, headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
       };
-      await expectInFlightConflict(send);
+      await expectInFlightConflict(send, key);
     });
   }
 

@@ -122,7 +122,10 @@ describeServer('credentials', () => {
     expect(passkey.status).toBe(201);
     const secondPasskey = await w.addCredential(passkeyBody(walletId));
     expect(await reasonOf(secondPasskey)).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
-    const oauth = await w.signedRetry(async (headers) => w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }, headers));
+    // One token for both calls: the signed retry must repeat the challenged request exactly, and a
+    // token made again could carry another iat (a second later on a busy machine).
+    const oidcToken = await freshToken();
+    const oauth = await w.signedRetry((headers) => w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken }, headers));
     expect(oauth.status).toBe(201);
     const secondOauth = await w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken({ sub: 'another' }) });
     expect(await reasonOf(secondOauth)).toMatchObject({ status: 400, code: 'OAUTH_CREDENTIAL_ALREADY_EXISTS' });

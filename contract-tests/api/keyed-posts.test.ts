@@ -6,7 +6,7 @@ import { api, describeServer, errorOf, idempotencyKey, itPostgres, itServer, raw
 import { connectAgent } from '../support/agents.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createExternalAccount, createIndividualCustomer, customerInternalAccount, fund } from '../support/factories.ts';
-import { expectInFlightConflict } from '../support/in-flight.ts';
+import { expectInFlightConflict, inFlightServer } from '../support/in-flight.ts';
 
 interface Keyed {
   path: string;
@@ -75,14 +75,16 @@ const keyed: Record<string, () => Promise<[Keyed, Keyed]>> = {
   },
 };
 
-const send = (r: Keyed, key: string, headers: Record<string, string> = {}) =>
+const send = (r: Keyed, key: string, headers: Record<string, string> = {}, base?: string) =>
   raw('POST', r.path, {
+    ...(base === undefined ? {} : { base }),
     ...(r.authorization === undefined ? {} : { auth: false }),
     headers: { ...(r.authorization === undefined ? {} : { Authorization: r.authorization }), ...(r.body === undefined ? {} : { 'content-type': 'application/json' }), 'Idempotency-Key': key, ...headers },
     ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
   });
 
 describeServer('Idempotency-Key on the keyed POSTs tested in their own files', () => {
+  const inFlight = inFlightServer();
   for (const [operationId, build] of Object.entries(keyed)) {
     itServer(`${operationId}: another request with a used key is 422 IDEMPOTENCY_KEY_REUSED`, async () => {
       const [first, second] = await build();
@@ -96,7 +98,7 @@ describeServer('Idempotency-Key on the keyed POSTs tested in their own files', (
     itPostgres(`${operationId}: a duplicate while the first is still running is 409 IDEMPOTENCY_KEY_IN_USE`, async () => {
       const [first] = await build();
       const key = idempotencyKey();
-      await expectInFlightConflict((headers) => send(first, key, headers));
+      await expectInFlightConflict((headers) => send(first, key, headers, inFlight.baseUrl), key);
     });
   }
 });

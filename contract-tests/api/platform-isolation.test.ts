@@ -2,7 +2,8 @@
 // platform's objects (404, never 403, so ids reveal nothing) and cannot act on them. A second
 // platform is added with `npm run platform:create`, which needs a database two processes can
 // share: PostgreSQL.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, inject } from 'vitest';
 import { api, client, idempotencyKey, itPostgres, target } from '../support/api.ts';
@@ -16,9 +17,11 @@ import { connectAgent } from '../support/agents.ts';
 const root = resolve(import.meta.dirname, '..', '..');
 let other: PaymentsClient;
 
-beforeAll(() => {
+beforeAll(async () => {
   if (target !== 'postgres') return;
-  const out = execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Other platform'], {
+  // Not execFileSync: a worker blocked for seconds misses the server closing its idle keep-alive
+  // connections, and the next request (of this file or the next one the worker runs) fails on one.
+  const { stdout: out } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Other platform'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
     encoding: 'utf8',

@@ -52,6 +52,9 @@ export interface FuzzReport {
   summary: string;
 }
 
+/** How many refused requests may be in flight at once (see the loop in fuzz()). */
+const AHEAD = 8;
+
 /** Error codes that say the request itself is malformed: a valid request must never get them. */
 const MALFORMED = new Set(['INVALID_INPUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']);
 
@@ -96,6 +99,23 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     return { res, body };
   };
 
+  // A request the contract refuses changes nothing (its answer is a 4xx: no object to collect,
+  // nothing created or deleted), so the steps after it need not wait for its answer: up to
+  // AHEAD of them are in flight together. Any other request waits until they are all answered,
+  // and is answered before the next step is drawn, so every step is drawn from the same ids, and
+  // the server's state changes in the same order, as when each request waits for the one before.
+  // Answers are handled in the plan's order (and the failures sorted by it): the same seed makes
+  // the same report.
+  const inFlight: { index: number; shape: RequestShape; draft: Draft; answer: ReturnType<Send> }[] = [];
+  const handle = async (index: number, shape: RequestShape, draft: Draft, answer: Awaited<ReturnType<Send>>) => {
+    if (answer === undefined || answer.res.status >= 300) return;
+    pool.collect(answer.body);
+    await checkState(index, shape, draft, answer.res.status, answer.body, shapes, send, report);
+  };
+  const drain = async () => {
+    for (const sent of inFlight.splice(0)) await handle(sent.index, sent.shape, sent.draft, await sent.answer);
+  };
+
   for (const [index, step] of plan.entries()) {
     let cursor = 0;
     const pick = () => step.picks[cursor++ % step.picks.length] ?? 0;
@@ -114,11 +134,18 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const refusals = always ? [draft.mutation as string] : await contractRefusals(draft);
     const expectation = refusals.length === 0 ? 'valid' : 'invalid';
     report[expectation]++;
-    const answer = await send(index, draft, expectation);
-    if (answer === undefined || answer.res.status >= 300) continue;
-    pool.collect(answer.body);
-    await checkState(index, shape, draft, answer.res.status, answer.body, shapes, send, report);
+    if (expectation === 'invalid') {
+      const answer = send(index, draft, expectation);
+      answer.catch(() => undefined); // awaited (and its error thrown) in drain()
+      inFlight.push({ index, shape, draft, answer });
+      if (inFlight.length >= AHEAD) await drain();
+      continue;
+    }
+    await drain();
+    await handle(index, shape, draft, await send(index, draft, expectation));
   }
+  await drain();
+  report.failures.sort((a, b) => a.index - b.index);
 
   const sorted = Object.entries(report.statuses).sort(([a], [b]) => Number(a) - Number(b));
   report.summary =

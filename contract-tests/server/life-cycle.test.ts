@@ -46,8 +46,10 @@ async function refusedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | nu
   return { code, output: server.output() };
 }
 
-// About the embedded database and the process itself: run once, with the PGlite target.
-describe.skipIf(target !== 'pglite')('embedded database life cycle', () => {
+// About the embedded database and the process itself: run once, with the PGlite target. The
+// tests run side by side: each has its own folders, ports and servers, and most of their time
+// is spent waiting for a server to start or stop.
+describe.skipIf(target !== 'pglite')('embedded database life cycle', { concurrent: true }, () => {
   it('keeps data across restarts and prints the first token only on the first start', async () => {
     const dir = dataDir();
     const first = await withServer({ PGLITE_DATA_DIR: dir }, async (server) => {

@@ -39,7 +39,15 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
     const server = servers[0] as ServerProcess;
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    const terminate = () => admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    // pg_terminate_backend only signals a backend, which exits a moment later: the next request
+    // must not reach the server before the backends are gone (on a busy machine it did, and took
+    // a connection still closing). Waited for until pg_stat_activity no longer lists them.
+    const terminate = async () => {
+      const { rows } = await admin.query<{ pid: number }>('select pid, pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      const pids = rows.map((r) => r.pid);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (await admin.query('select 1 from pg_stat_activity where pid = any($1::int[])', [pids])).rowCount !== 0) await new Promise((r) => setTimeout(r, 20));
+    };
     try {
       const statuses: number[] = [];
       const load = Promise.all(

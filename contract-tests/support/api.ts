@@ -75,10 +75,10 @@ export function client(options: { clientId?: string; clientSecret?: string; acce
 export const api = client();
 
 /** A request outside the typed client (malformed bodies, missing auth), still checked against the contract. */
-export async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string | FormData; auth?: boolean } = {}): Promise<Response> {
+export async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string | FormData; auth?: boolean; base?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.auth !== false) headers.Authorization = basicAuth(credentials);
-  const url = `${baseUrl}${path}`;
+  const url = `${init.base ?? baseUrl}${path}`;
   const response = await send(url, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
   await checkResponse(method, url, response);
   return response;

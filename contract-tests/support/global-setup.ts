@@ -11,7 +11,10 @@ import { resetObservedStatuses } from './observed-statuses.ts';
 import { createDatabase } from './postgres-database.ts';
 import { startPrism } from './prism-process.ts';
 import { resetProxyTally } from './proxy-tally.ts';
+import { requestShape } from '../fuzz/request-shape.ts';
+import { prepareValidators } from './schema-validator.ts';
 import { startServer } from './server-process.ts';
+import { operations, spec } from './spec.ts';
 
 export type Target = 'pglite' | 'postgres' | 'prism' | 'proxy';
 
@@ -42,6 +45,8 @@ export default async function setup(project: TestProject) {
   if (!['pglite', 'postgres', 'prism', 'proxy'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
   resetObservedStatuses(target);
   resetProxyTally();
+  // Compiled while the target starts; the test files then restore them instead of compiling.
+  const validators = prepareValidators(everySchemaPointer());
   const cleanups: (() => Promise<unknown> | void)[] = [];
   let baseUrl: string;
   let serverBaseUrl = '';
@@ -77,6 +82,7 @@ export default async function setup(project: TestProject) {
     }
   }
 
+  await validators;
   project.provide('target', target);
   project.provide('baseUrl', baseUrl);
   project.provide('serverBaseUrl', serverBaseUrl);
@@ -94,6 +100,13 @@ export default async function setup(project: TestProject) {
       for (const cleanup of cleanups) await cleanup();
     }
   };
+}
+
+/** Every schema of the bundle: the named ones, and each parameter's (which the fuzzer checks). */
+function everySchemaPointer(): string[] {
+  const named = Object.keys(spec.components.schemas ?? {}).map((name) => `#/components/schemas/${name}`);
+  const parameters = operations.flatMap((op) => requestShape(op).params.map((p) => p.pointer));
+  return [...new Set([...named, ...parameters])];
 }
 
 /** Runs the server's ledger check and fails the run when anything differs. */
