@@ -25,8 +25,10 @@ export default defineConfig({
           globalSetup: ['contract-tests/support/global-setup.ts'],
           // Most of a file's time is spent waiting for the server (outcomes due seconds later,
           // servers of its own starting), not on the CPU: files run side by side, well beyond
-          // the core count.
-          maxWorkers: 8,
+          // the core count. On PostgreSQL, 4: files with server processes of their own (each a
+          // pool of up to 10 connections and a listening session) would otherwise exceed a
+          // default PostgreSQL's 100 connections ("sorry, too many clients already").
+          maxWorkers: process.env.CONTRACT_TARGET === 'postgres' ? 4 : 8,
           // A worker keeps the modules it has loaded (the client, the validator and its compiled
           // schemas, the spec) from one file to the next instead of loading them again for each:
           // no contract test changes module state (no mocks, no stubbed globals).

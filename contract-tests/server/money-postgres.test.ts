@@ -6,15 +6,17 @@
 // killed and two live processes race to run it.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { adminUrlOf, createDatabase, withDatabase } from '../support/postgres-database.ts';
 import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
 
+// After each test, not the file: a test's server processes hold database connections, and files
+// run side by side share one PostgreSQL's limit of them.
 const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
 type Token = ReturnType<typeof newCredentials>;

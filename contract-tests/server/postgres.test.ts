@@ -4,7 +4,7 @@
 // in flight in one process and orphaned by a killed one). The database dump check is in
 // reliability/security.test.ts, with every kind of secret.
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { call, startCluster, type Cluster } from '../support/cluster.ts';
 import { adminUrlOf } from '../support/postgres-database.ts';
@@ -12,9 +12,11 @@ import type { ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const onPostgres = target === 'postgres';
+// After each test, not the file: a test's server processes hold database connections, and files
+// run side by side share one PostgreSQL's limit of them.
 const drops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const drop of drops) await drop();
+afterEach(async () => {
+  for (const drop of drops.splice(0)) await drop();
 });
 
 /** `count` server processes on one fresh database of the suite's PostgreSQL server, stopped and dropped after the file. */
