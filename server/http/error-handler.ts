@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, badRequest, internalError, invalidField, invalidFields, notFound, unauthorized, type FieldError } from '../shared/errors.ts';
 import { recordedAuthError } from './auth.ts';
+import { notJson } from './json-body.ts';
 import { hasBody } from './request-input.ts';
 
 /** An error of express-openapi-validator (HttpError) or of a body parser (http-errors). */
@@ -52,7 +53,7 @@ export function toApiError(err: unknown, req: Request): { error: ApiError; unexp
     case 'entity.too.large':
       return { error: new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB.'), unexpected: false };
     case 'entity.parse.failed':
-      return { error: invalidField('/', 'The request body is not valid JSON.'), unexpected: false };
+      return { error: notJson(), unexpected: false };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { error: new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.'), unexpected: false };

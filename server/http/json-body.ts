@@ -18,7 +18,10 @@ export function jsonBody(options: { limit: string }): RequestHandler {
     });
 }
 
+/** The 400 a body that is not JSON gets (here, and from the error handler for other routes). */
+export const notJson = () => invalidField('/', 'The request body is not valid JSON.');
+
 /** Throws the 400 a body that was not JSON deserves; called once the caller is authorized. */
 export function refuseUnparsableBody(req: Request): void {
-  if (unparsable.has(req)) throw invalidField('/', 'The request body is not valid JSON.');
+  if (unparsable.has(req)) throw notJson();
 }

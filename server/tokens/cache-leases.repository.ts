@@ -1,4 +1,4 @@
-// The credential caches' leases and messages (see cache-coherence.ts). Every time here is the
+// The credential caches' leases and messages (see shared-credential-cache.ts). Every time here is the
 // database's clock_timestamp(), so processes with skewed clocks still agree on what is live.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
