@@ -6,18 +6,16 @@
 // of the outbox reached the receiver (a second delivery only for one that was in flight in the
 // killed process: delivery is at least once, deduplicated by webhook-id, as the webhooks guide
 // says), the outbox and the jobs drained, and the ledger check is clean.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
 import { advanceClock, startServer, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { balanceOf, eventually, expectLedgerConsistent, newHolder, NO_REPLY, ok, sleep, transferBody, type Holder } from './faults-helpers.ts';
 import { withDatabase } from '../support/postgres-database.ts';
 import { runLoad, settle, statusCounts } from './faults-load.ts';
+import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterFile();
 
 /** The kinds of write, with the final status and balance effect the sandbox tables give each. */
 const KINDS = [

@@ -6,21 +6,15 @@
 // deleted token through afterwards. The ordinary case (two live processes, dropped connections)
 // is in server/postgres.test.ts.
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CACHE_SESSION_NAME, LEASE_TTL_MS } from '../../server/tokens/shared-credential-cache.ts';
-import { call, postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
+import { call, postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { startServer, type ServerProcess } from '../support/server-process.ts';
+import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterFile();
 
-async function cluster(count: number): Promise<Cluster> {
-  const started = await startCluster(postgresAdminUrl(), count);
-  cleanups.push(started.close);
-  return started;
-}
+const cluster = (count: number): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count);
 
 /** A new VIEW token, used once on each of `servers` so that every one of them has it cached. */
 async function tokenUsedOn(cl: Cluster, servers: ServerProcess[], name: string) {

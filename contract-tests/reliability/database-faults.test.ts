@@ -5,8 +5,8 @@
 // hangs; the servers serve again by themselves; and retrying the 500s with their Idempotency-Key
 // gives every write exactly one effect, which the balances and the ledger check confirm.
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import type { ServerProcess } from '../support/server-process.ts';
 import { startPrivatePostgres, type PrivatePostgres } from './faults-private-postgres.ts';
 import {
@@ -24,17 +24,11 @@ import {
 } from './faults-helpers.ts';
 import { withDatabase } from '../support/postgres-database.ts';
 import { runLoad, settle, statusCounts, type Sent } from './faults-load.ts';
+import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterFile();
 
-async function cluster(adminUrl: string): Promise<Cluster> {
-  const started = await startCluster(adminUrl, 2);
-  cleanups.push(started.close);
-  return started;
-}
+const cluster = (adminUrl: string): Promise<Cluster> => startClusterFor(cleanups, adminUrl, 2);
 
 interface Transfer {
   direction: 'in' | 'out';

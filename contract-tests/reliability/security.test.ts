@@ -3,27 +3,21 @@
 // unknown clientId the same as a known one; bodies over the limits get 413 in the error shape at
 // once; and the limit on failed authentications holds under concurrent attempts on two processes.
 import { execFileSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSecret, newClientSecret, secretMatches } from '../../server/tokens/token-secrets.ts';
 import { MAX_FAILURES } from '../../server/tokens/tokens.service.ts';
-import { call, postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
+import { call, postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { median, ok, tryCall } from './faults-helpers.ts';
 import { withDatabase } from '../support/postgres-database.ts';
 import { statusCounts } from './faults-load.ts';
 import { createEverySecret } from './faults-secrets.ts';
+import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterFile();
 
-async function cluster(count: number): Promise<Cluster> {
-  const started = await startCluster(postgresAdminUrl(), count);
-  cleanups.push(started.close);
-  return started;
-}
+const cluster = (count: number): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count);
 
 /** `secret` with its character at `index` replaced. */
 const mutate = (secret: string, index: number): string => `${secret.slice(0, index)}${secret[index] === 'A' ? 'B' : 'A'}${secret.slice(index + 1)}`;

@@ -43,6 +43,13 @@ export async function startCluster(adminUrl: string, count: number, env: NodeJS.
   };
 }
 
+/** `startCluster`, closed with the rest of a test file's `cleanups` (see file-cleanups.ts). */
+export async function startClusterFor(cleanups: (() => Promise<unknown>)[], adminUrl: string, count: number): Promise<Cluster> {
+  const started = await startCluster(adminUrl, count);
+  cleanups.push(started.close);
+  return started;
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
