@@ -1,6 +1,7 @@
 // Opens the database: PostgreSQL through `pg` when a URL is configured, otherwise an embedded
 // PGlite reached through the same `pg.Pool` and kysely's own PostgresDialect, so both run the same
-// code path. int8 and numeric columns come back as JavaScript numbers, never strings.
+// code path, with named prepared statements (prepared-statements.ts). int8 and numeric columns come
+// back as JavaScript numbers, never strings.
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +11,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { migratedTemplate, saveMigratedTemplate } from './pglite-template.ts';
+import { PreparingClient } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -58,7 +60,7 @@ function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
 
 export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }, log: Logger): Promise<DatabaseHandle> {
   if (options.databaseUrl !== undefined) {
-    const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
+    const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10, Client: PreparingClient }), log);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', sessionConfig: { connectionString: options.databaseUrl, types }, migrated: async () => {}, close: () => db.destroy() };
   }
@@ -72,7 +74,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   }
   const template = inMemory ? migratedTemplate() : undefined;
   const pglite = await PGlite.create(options.pgliteDataDir, template === undefined ? {} : { loadDataDir: template });
-  const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types }), log);
+  const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types, Client: PreparingClient }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
