@@ -155,7 +155,7 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
   const initiator = { agentId: agent.id, agentActionId: id };
   let transaction: TransactionRow;
   if (decision.status === 'APPROVED') {
-    transaction = await executeOpenQuote(ctx, quote, signature, initiator);
+    ({ transaction } = await executeOpenQuote(ctx, quote, signature, initiator));
   } else {
     // Signed now: the owner authorizes the payment when the agent submits it, whoever approves it later.
     transaction = await openPaymentForApproval(ctx, await prepareQuoteExecution(ctx, quote, signature, { checkBalance: false }), initiator);

@@ -26,21 +26,7 @@ export async function lockInternalAccounts(db: Db, platformId: string, ids: read
 }
 
 /**
- * Adds `delta` (negative: a debit) to a balance unless it would go below zero or above
- * `maxBalance`; undefined when refused.
- */
-export async function changeBalance(db: Db, platformId: string, accountId: string, delta: number, maxBalance: number, at: Date): Promise<InternalAccountRow | undefined> {
-  let q = db
-    .updateTable('internal_accounts')
-    .set((eb) => ({ balance: eb('balance', '+', delta), updated_at: at }))
-    .where('platform_id', '=', platformId)
-    .where('id', '=', accountId);
-  q = delta < 0 ? q.where('balance', '>=', -delta) : q.where('balance', '<=', maxBalance - delta);
-  return q.returningAll().executeTakeFirst();
-}
-
-/**
- * The bug `changeBalance` exists to prevent, kept for the reliability tests to catch
+ * The bug `postMovement`'s conditional UPDATE exists to prevent, kept for the reliability tests to catch
  * (PAYMENTS_TEST_FAULT=lost-update, NODE_ENV=test only): the balance is read without a lock, then
  * overwritten with the value computed from that read. Two movements of one account that read
  * before either commits both write, and one of them is lost; the bounds are checked on the read,
@@ -58,13 +44,44 @@ export async function overwriteBalanceFromRead(db: Db, platformId: string, accou
     .executeTakeFirst();
 }
 
+/**
+ * Posts a movement in one statement: the movement, its entries, and the balance change of each
+ * internal account among them (`changes`), each refused unless the balance stays within 0 and
+ * `maxBalance`. Answers the accounts changed: one missing from the answer was refused, and the
+ * caller must then fail the whole database transaction (which undoes the inserts too). Two
+ * internal accounts must be locked first, in id order (`lockInternalAccounts`).
+ */
+export async function postMovement(
+  db: Db,
+  movement: Insertable<LedgerMovementTable>,
+  entries: readonly { account: string; amount: number }[],
+  changes: readonly { account: string; amount: number }[],
+  maxBalance: number,
+): Promise<InternalAccountRow[]> {
+  const at = movement.created_at;
+  const deltas = sql<{ id: string; delta: number }>`(values ${sql.join(changes.map((c) => sql`(${c.account}, ${c.amount}::bigint)`))})`.as<'v'>(sql.raw('v(id, delta)'));
+  return db
+    .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement))
+    .with('entries', (qb) => qb.insertInto('ledger_entries').values(entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: at }))))
+    .updateTable('internal_accounts as a')
+    .from(deltas)
+    .set((eb) => ({ balance: eb('a.balance', '+', eb.ref('v.delta')), updated_at: at }))
+    .where('a.platform_id', '=', movement.platform_id)
+    .whereRef('a.id', '=', 'v.id')
+    .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '>=', 0))
+    .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '<=', maxBalance))
+    .returningAll('a')
+    .execute();
+}
+
+/** The movement and its entries, in one statement, without balance changes (system accounts only, or the `lost-update` test fault). */
 export async function insertMovement(
   db: Db,
   movement: Insertable<LedgerMovementTable>,
   entries: readonly Omit<Insertable<LedgerEntryTable>, 'movement_id' | 'platform_id' | 'created_at'>[],
 ): Promise<void> {
-  await db.insertInto('ledger_movements').values(movement).execute();
   await db
+    .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement))
     .insertInto('ledger_entries')
     .values(entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at })))
     .execute();

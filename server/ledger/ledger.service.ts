@@ -18,7 +18,8 @@ import { newId } from '../shared/ids.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
 import type { components } from '../../generated/openapi.js';
-import { changeBalance, insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead } from './ledger.repository.ts';
+import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
+import { insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead, postMovement } from './ledger.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 type FailureReason = components['schemas']['TransactionFailureReason'];
@@ -51,20 +52,22 @@ async function post(ctx: PlatformContext, transactionId: string, kind: MovementK
   // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
   if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
   const at = ctx.clock.now();
-  // The balance changes come last: the account's row lock is then held only until the commit.
-  await insertMovement(
-    ctx.db,
-    { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at },
-    legs,
-  );
-  // The test suite's deliberately broken variant replaces the conditional UPDATE (config.ts: NODE_ENV=test only).
-  const change = ctx.settings.testFault === 'lost-update' ? overwriteBalanceFromRead : changeBalance;
-  for (const leg of internal) {
-    const changed = await change(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at);
-    if (changed === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
-    if (changed === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
+  const movement = { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at };
+  // The test suite's deliberately broken variant changes the balances by a read and an overwrite (config.ts: NODE_ENV=test only).
+  if (internal.length === 0 || ctx.settings.testFault === 'lost-update') {
+    await insertMovement(ctx.db, movement, legs);
+    for (const leg of internal) check(leg, await overwriteBalanceFromRead(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at));
+    return;
+  }
+  // One statement; the balance changes are its last step, so an account's row lock is held only until the commit.
+  const changed = await postMovement(ctx.db, movement, legs, internal, MAX_BALANCE);
+  for (const leg of internal) check(leg, changed.find((row) => row.id === leg.account));
+
+  function check(leg: Leg, row: InternalAccountRow | undefined): void {
+    if (row === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
+    if (row === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
     // A bug, not a request error: the whole database transaction rolls back.
-    if (changed.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${changed.currency}, not ${currency}`);
+    if (row.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${row.currency}, not ${currency}`);
   }
 }
 

@@ -15,7 +15,8 @@ import { openPayment, scheduleNextChange, startApprovedPayment, type Initiator, 
 import { requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { planPayment, type PlannedDestination } from './payment-plan.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
-import { closeQuote, findQuoteForUpdate, type QuoteRow } from './quotes.repository.ts';
+import { toQuote } from './quotes.mapper.ts';
+import { closeQuote, findQuoteForUpdate, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];
 
@@ -65,11 +66,20 @@ export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRo
   return { draft: await quoteTransactionDraft(ctx, quote), path: [plan.returned], opening, failureReason: null, later: plan.later, laterFailureReason: plan.failureReason };
 }
 
-/** Executes a quote the caller has locked (or just created) from its internal-account source. */
-export async function executeOpenQuote(ctx: PlatformContext, quote: QuoteRow, signature: SignatureHeaders | 'VERIFIED' | undefined, initiator: Initiator = {}): Promise<TransactionRow> {
+/**
+ * Executes a quote the caller has locked (or just created) from its internal-account source;
+ * answers its payment and the executed quote (with that payment's status).
+ */
+export async function executeOpenQuote(
+  ctx: PlatformContext,
+  quote: QuoteRow,
+  signature: SignatureHeaders | 'VERIFIED' | undefined,
+  initiator: Initiator = {},
+): Promise<{ transaction: TransactionRow; quote: QuoteWithPayment }> {
   const transaction = await openPayment(ctx, await prepareQuoteExecution(ctx, quote, signature), initiator);
-  await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
-  return transaction;
+  const executed = await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
+  if (executed === undefined) throw new Error(`quote ${quote.id}: its locked quote moved under the lock`);
+  return { transaction, quote: { ...executed, transaction_status: transaction.status } };
 }
 
 /**
@@ -82,8 +92,8 @@ export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow
   return transaction;
 }
 
-export async function executeQuote(ctx: PlatformContext, quoteId: string, headers: SignatureHeaders): Promise<void> {
-  await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), headers);
+export async function executeQuote(ctx: PlatformContext, quoteId: string, headers: SignatureHeaders): Promise<Schemas['Quote']> {
+  return toQuote((await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), headers)).quote, ctx.clock.now());
 }
 
 /** The quote's waiting transaction, locked; a real-time-funded quote always has one. */

@@ -7,8 +7,5 @@ import { createQuote, getQuote } from './quotes.service.ts';
 export const quoteHandlers: AreaHandlers<'createQuote' | 'getQuote' | 'executeQuote'> = {
   createQuote: async (req, ctx) => ({ status: 201, body: await createQuote(ctx, req.body) }),
   getQuote: async (req, ctx) => ({ status: 200, body: await getQuote(ctx, req.path.quoteId) }),
-  executeQuote: async (req, ctx) => {
-    await executeQuote(ctx, req.path.quoteId, signatureHeaders(req.headers));
-    return { status: 200, body: await getQuote(ctx, req.path.quoteId) };
-  },
+  executeQuote: async (req, ctx) => ({ status: 200, body: await executeQuote(ctx, req.path.quoteId, signatureHeaders(req.headers)) }),
 };

@@ -29,7 +29,7 @@ import type { InternalAccountRow } from '../internal-accounts/internal-accounts.
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { expireQuoteJob } from './quotes.jobs.ts';
 import { toQuote } from './quotes.mapper.ts';
-import { findQuote, insertQuote, linkQuoteTransaction, type QuoteRow } from './quotes.repository.ts';
+import { findQuote, insertQuote, linkQuoteTransaction, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];
 type Quote = Schemas['Quote'];
@@ -217,7 +217,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     ...(body.description === undefined ? {} : { description: body.description }),
     ...(body.purposeOfPayment === undefined ? {} : { purposeOfPayment: body.purposeOfPayment }),
   };
-  let row: QuoteRow = await insertQuote(ctx.db, {
+  const inserted = await insertQuote(ctx.db, {
     id,
     platform_id: ctx.platformId,
     customer_id: source.customerId,
@@ -237,10 +237,11 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     created_at: at,
     updated_at: at,
   });
+  let row: QuoteWithPayment = { ...inserted, transaction_status: null };
   await scheduleJob(ctx, expireQuoteJob, expiresAt, { platformId: ctx.platformId, quoteId: id });
   if (source.accountId === null) row = await openFundingWait(ctx, row);
-  if (body.immediatelyExecute === true) await executeOpenQuote(ctx, row, undefined);
-  return getQuote(ctx, id);
+  if (body.immediatelyExecute === true) row = (await executeOpenQuote(ctx, row, undefined)).quote;
+  return toQuote(row, ctx.clock.now());
 }
 
 /** The signing request of a quote from an Embedded Wallet: one signature executes it, until it expires. */
@@ -250,9 +251,9 @@ async function walletSigningPayload(ctx: PlatformContext, wallet: InternalAccoun
 }
 
 /** A real-time-funded quote's transaction exists from the start, PENDING until its funds arrive. */
-async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<QuoteRow> {
+async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<QuoteWithPayment> {
   const transaction = await openTransaction(ctx, await quoteTransactionDraft(ctx, quote), ['PENDING'], { kind: 'NONE' });
-  return linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now());
+  return { ...(await linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now())), transaction_status: transaction.status };
 }
 
 /** A quote of the platform or, with `agentId`, only one that agent created. */
