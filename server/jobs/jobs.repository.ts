@@ -1,28 +1,42 @@
 // The jobs table: a job is a row, written in the transaction of the change that causes it (so it
 // exists only if that change commits), leased by one process at a time with FOR UPDATE SKIP
 // LOCKED, and finished by a conditional update that only the lease holder can make.
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { JobTable } from '../db/schema.ts';
 
 export type JobRow = Selectable<JobTable>;
 
-export async function insertJob(db: Db, row: { id: string; kind: string; payload: object; runAt: Date; maxAttempts: number; at: Date }): Promise<void> {
+export interface NewJob {
+  id: string;
+  kind: string;
+  payload: object;
+  runAt: Date;
+  maxAttempts: number;
+  at: Date;
+}
+
+/** The row of a new job, PENDING and unleased. */
+export function jobValues(job: NewJob): Insertable<JobTable> {
+  return {
+    id: job.id,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    status: 'PENDING',
+    run_at: job.runAt,
+    max_attempts: job.maxAttempts,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: job.at,
+    updated_at: job.at,
+  };
+}
+
+export async function insertJob(db: Db, job: NewJob): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({
-      id: row.id,
-      kind: row.kind,
-      payload: JSON.stringify(row.payload),
-      status: 'PENDING',
-      run_at: row.runAt,
-      max_attempts: row.maxAttempts,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      created_at: row.at,
-      updated_at: row.at,
-    })
+    .values(jobValues(job))
     // Recurring jobs have a fixed id: scheduling one that exists already is a no-op.
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();

@@ -81,11 +81,13 @@ export class JobRunner {
     for (;;) {
       const at = this.runtime.clock.now();
       // Only kinds this process knows: during a rolling upgrade an older process leaves newer kinds alone.
-      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), this.options.batchSize ?? 10, [...this.definitions.keys()]);
+      const batchSize = this.options.batchSize ?? 10;
+      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), batchSize, [...this.definitions.keys()]);
       if (jobs.length === 0) return total;
       await Promise.all(jobs.map((job) => this.runOne(job)));
       total += jobs.length;
-      if (this.stopping) return total;
+      // A short batch took every due job: one committed since then woke the runner for another pass.
+      if (this.stopping || jobs.length < batchSize) return total;
     }
   }
 

@@ -2,23 +2,21 @@
 // secret at delivery time (so a rotated secret signs every later attempt), records the attempt,
 // and throws on a failed answer so the job runner retries it on the webhook schedule.
 import type { JobContext } from '../jobs/job-definition.ts';
-import { findPlatform } from '../platform/platform.repository.ts';
-import { findEvent, recordAttempt } from './webhooks.repository.ts';
+import { findEventWithEndpoint, recordAttempt } from './webhooks.repository.ts';
 import { postSignedWebhook } from './webhook-sender.ts';
 
 export class DeliveryFailed extends Error {}
 
 export async function deliverEvent(ctx: JobContext, eventId: string): Promise<void> {
-  const event = await findEvent(ctx.db, eventId);
+  const event = await findEventWithEndpoint(ctx.db, eventId);
   if (event === undefined || event.status !== 'PENDING') return;
-  const platform = await findPlatform(ctx.db, event.platform_id);
-  if (platform?.webhook_endpoint == null || platform.webhook_signing_secret === null) {
+  if (event.webhook_endpoint === null || event.webhook_signing_secret === null) {
     await recordAttempt(ctx.db, event.id, { status: 'FAILED', responseStatus: null, error: 'no webhook endpoint configured', deliveredAt: null });
     return;
   }
   const sentAt = ctx.clock.now();
-  const secret = ctx.keys.open(platform.webhook_signing_secret);
-  const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event.payload), at: sentAt }, ctx.settings.allowPrivateWebhookTargets);
+  const secret = ctx.keys.open(event.webhook_signing_secret);
+  const result = await postSignedWebhook(event.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event.payload), at: sentAt }, ctx.settings.allowPrivateWebhookTargets);
   const ok = result.responseStatus >= 200 && result.responseStatus < 300;
   const lastAttempt = ctx.attempt >= ctx.maxAttempts;
   await recordAttempt(ctx.db, event.id, {

@@ -2,14 +2,16 @@
 // reports, with the record of its delivery. Delivery itself is a job (webhooks.jobs.ts).
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { jobValues, type NewJob } from '../jobs/jobs.repository.ts';
 import type { WebhookEventBody, WebhookOutboxTable } from '../db/schema.ts';
 
 export type OutboxRow = Selectable<WebhookOutboxTable>;
 
-export async function insertEvent(db: Db, row: { platformId: string; event: WebhookEventBody; at: Date }): Promise<void> {
+/** Writes an event to the outbox and the job that delivers it, in one statement. */
+export async function insertEvent(db: Db, row: { platformId: string; event: WebhookEventBody; at: Date }, delivery: NewJob): Promise<void> {
   await db
-    .insertInto('webhook_outbox')
-    .values({
+    .with('event', (qb) =>
+      qb.insertInto('webhook_outbox').values({
       id: row.event.id,
       platform_id: row.platformId,
       type: row.event.type,
@@ -19,12 +21,24 @@ export async function insertEvent(db: Db, row: { platformId: string; event: Webh
       last_error: null,
       created_at: row.at,
       delivered_at: null,
-    })
+      }),
+    )
+    .insertInto('jobs')
+    .values(jobValues(delivery))
     .execute();
 }
 
-export async function findEvent(db: Db, id: string): Promise<OutboxRow | undefined> {
-  return db.selectFrom('webhook_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+export type OutboxRowWithEndpoint = OutboxRow & { webhook_endpoint: string | null; webhook_signing_secret: string | null };
+
+/** An event, with the endpoint and signing secret its platform has now (null when it has none). */
+export async function findEventWithEndpoint(db: Db, id: string): Promise<OutboxRowWithEndpoint | undefined> {
+  return db
+    .selectFrom('webhook_outbox')
+    .leftJoin('platforms', 'platforms.id', 'webhook_outbox.platform_id')
+    .selectAll('webhook_outbox')
+    .select(['platforms.webhook_endpoint', 'platforms.webhook_signing_secret'])
+    .where('webhook_outbox.id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function recordAttempt(

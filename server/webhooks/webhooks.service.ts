@@ -3,7 +3,7 @@
 // restart loses none); and the sandbox's synchronous test webhook.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { scheduleJob } from '../jobs/schedule.ts';
+import { jobScheduled, newJob } from '../jobs/schedule.ts';
 import { findPlatform } from '../platform/platform.repository.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { deliverWebhookJob } from './webhooks.jobs.ts';
@@ -17,9 +17,10 @@ export const TEST_MESSAGE = 'This is a test webhook from the Payments Service.';
 export async function emitEvent(ctx: PlatformContext, type: WebhookEventType, data: object): Promise<string> {
   const at = ctx.clock.now();
   const event = toEventBody(type, data, at);
-  await insertEvent(ctx.db, { platformId: ctx.platformId, event, at });
   // A TEST event is a one-off check of the endpoint, never retried.
-  await scheduleJob(ctx, deliverWebhookJob, at, { eventId: event.id }, type === 'TEST' ? { maxAttempts: 1 } : {});
+  const delivery = newJob(ctx, deliverWebhookJob, at, { eventId: event.id }, type === 'TEST' ? { maxAttempts: 1 } : {});
+  await insertEvent(ctx.db, { platformId: ctx.platformId, event, at }, delivery);
+  jobScheduled(ctx, delivery);
   return event.id;
 }
 
