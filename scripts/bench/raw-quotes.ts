@@ -1,20 +1,22 @@
 // The floor under a quote created and executed on PostgreSQL (USD to EUR between two internal
 // accounts, COMPLETED at once): the database writes of POST /quotes and POST /quotes/{id}/execute,
-// written with `pg` and nothing else, as quotes.service.ts, quote-execution.ts, ledger.service.ts
-// and the repositories write them:
+// written with `pg` and nothing else (with the server's named prepared statements), as
+// quotes.service.ts, quote-execution.ts, ledger.service.ts and the repositories write them:
 //   BEGIN; INSERT quotes; INSERT jobs (its expiry); COMMIT
 //   BEGIN
 //   SELECT quotes … FOR UPDATE                                   (one execution at a time)
-//   INSERT transactions; INSERT webhook_outbox; INSERT jobs      (the transaction, its event, delivery)
+//   INSERT transactions                                          (the payment)
+//   WITH event AS (INSERT webhook_outbox) INSERT jobs            (its event and the delivery)
 //   SELECT internal_accounts … ORDER BY id FOR NO KEY UPDATE     (both accounts, in id order)
-//   INSERT ledger_movements + 2 ledger_entries; UPDATE balance   (SEND: the conditional debit)
-//   INSERT ledger_movements + 2 ledger_entries; UPDATE balance   (RECEIVE: the credit)
+//   WITH movement, entries (2) UPDATE balance                    (SEND: the conditional debit)
+//   WITH movement, entries (2) UPDATE balance                    (RECEIVE: the credit)
 //   UPDATE quotes SET state = 'EXECUTED'
 //   COMMIT
 // What the server does besides is what the ratio prices: HTTP, authentication, validation, the
-// reads of accounts and customer, pricing, and answering each request with the quote read back.
+// reads of accounts, platform and customer, pricing, and running the delivery jobs.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { PreparingClient } from '../../server/db/prepared-statements.ts';
 import { rawLoops, type RawRun } from './raw-loop.ts';
 
 export interface QuoteAccounts {
@@ -39,10 +41,18 @@ async function samples(pool: pg.Pool, accounts: QuoteAccounts) {
 
 type Shapes = Awaited<ReturnType<typeof samples>>;
 
-async function movement(client: pg.PoolClient, accounts: QuoteAccounts, transactionId: string, kind: string, currency: string, amount: number, from: string, to: string, at: Date) {
+/** A movement, its entries and the balance change of its internal account, in one statement; false when refused. */
+async function movement(client: pg.PoolClient, accounts: QuoteAccounts, transactionId: string, kind: string, currency: string, amount: number, from: string, to: string, internal: string, at: Date): Promise<boolean> {
   const id = `Movement:${randomUUID()}`;
-  await client.query('insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, $4, $5, $6, $7)', [id, accounts.platformId, transactionId, kind, currency, amount, at]);
-  await client.query('insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $3, $4, $5), ($1, $2, $6, $7, $5)', [id, accounts.platformId, from, -amount, at, to, amount]);
+  const delta = internal === from ? -amount : amount;
+  const changed = await client.query(
+    `with movement as (insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, $4, $5, $6, $7)),
+     entries as (insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $8, $9, $7), ($1, $2, $10, $6, $7))
+     update internal_accounts a set balance = a.balance + v.delta, updated_at = $7 from (values ($11, $12::bigint)) v(id, delta)
+     where a.platform_id = $2 and a.id = v.id and a.balance + v.delta >= 0 and a.balance + v.delta <= 9000000000000000 returning a.*`,
+    [id, accounts.platformId, transactionId, kind, currency, amount, at, from, -amount, to, internal, delta],
+  );
+  return changed.rowCount === 1;
 }
 
 async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, shapes: Shapes): Promise<boolean> {
@@ -76,26 +86,19 @@ async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, s
        values ($1, $2, $3, 'OUTGOING', 'COMPLETED', $4, $4, $5, 'QTE-RAW', null, $6, null, $7, 'USD', $8, $6, $6) returning *`,
       [transactionId, accounts.platformId, accounts.customerId, accounts.usd, accounts.eur, at, q.total_sending_amount, JSON.stringify({ ...shapes.details, quoteId })],
     );
-    await client.query(`insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at) values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`, [
-      eventId,
-      accounts.platformId,
-      JSON.stringify({ ...shapes.payload, id: eventId }),
-      at,
-    ]);
-    await client.query(`insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at) values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3)`, [
-      `Job:${randomUUID()}`,
-      JSON.stringify({ eventId }),
-      at,
-    ]);
+    await client.query(
+      `with event as (insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
+         values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null))
+       insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
+       values ($5, 'webhooks.deliver', $6, 'PENDING', $4, 8, null, null, null, $4, $4)`,
+      [eventId, accounts.platformId, JSON.stringify({ ...shapes.payload, id: eventId }), at, `Job:${randomUUID()}`, JSON.stringify({ eventId })],
+    );
     await client.query('select * from internal_accounts where platform_id = $1 and id in ($2, $3) order by id for no key update', [accounts.platformId, accounts.usd, accounts.eur]);
-    await movement(client, accounts, transactionId, 'SEND', 'USD', q.total_sending_amount, accounts.usd, 'SYSTEM:SETTLEMENT:USD', at);
-    const debited = await client.query('update internal_accounts set balance = balance - $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $1 returning *', [q.total_sending_amount, at, accounts.platformId, accounts.usd]);
-    if (debited.rowCount !== 1) {
+    if (!(await movement(client, accounts, transactionId, 'SEND', 'USD', q.total_sending_amount, accounts.usd, 'SYSTEM:SETTLEMENT:USD', accounts.usd, at))) {
       await client.query('rollback');
       return false;
     }
-    await movement(client, accounts, transactionId, 'RECEIVE', 'EUR', q.total_receiving_amount, 'SYSTEM:SETTLEMENT:EUR', accounts.eur, at);
-    await client.query('update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 returning *', [q.total_receiving_amount, at, accounts.platformId, accounts.eur]);
+    await movement(client, accounts, transactionId, 'RECEIVE', 'EUR', q.total_receiving_amount, 'SYSTEM:SETTLEMENT:EUR', accounts.eur, accounts.eur, at);
     await client.query(`update quotes set state = 'EXECUTED', transaction_id = $1, updated_at = $2 where id = $3 and state = 'PENDING' returning *`, [transactionId, at, quoteId]);
     await client.query('commit');
     return true;
@@ -107,7 +110,7 @@ async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, s
 
 /** `connections` loops of quotes created and executed, for `durationS` seconds. */
 export async function rawQuotes(url: string, accounts: QuoteAccounts, options: { connections: number; durationS: number }): Promise<RawRun> {
-  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  const pool = new pg.Pool({ connectionString: url, max: options.connections, Client: PreparingClient });
   try {
     const shapes = await samples(pool, accounts);
     return await rawLoops(pool, options, (client) => quoteAndExecute(client, accounts, shapes));

@@ -1,21 +1,22 @@
 // The floor under `POST /transfer-out` on PostgreSQL: the database writes of one COMPLETED transfer
-// (suffix 000), written with `pg` and nothing else, in one SQL transaction per transfer, as
-// ledger.service.ts, transactions.repository.ts, ledger.repository.ts, webhooks.service.ts and
-// jobs.repository.ts write them, in their order:
+// (suffix 000), written with `pg` and nothing else (with the server's named prepared statements),
+// in one SQL transaction per transfer, as ledger.service.ts, transactions.repository.ts,
+// ledger.repository.ts, webhooks.repository.ts and jobs.repository.ts write them, in their order:
 //   BEGIN
 //   INSERT transactions … RETURNING *                       (openTransaction → insertTransaction)
-//   INSERT webhook_outbox                                   (emitEvent: OUTGOING_PAYMENT_COMPLETED)
-//   INSERT jobs … ON CONFLICT (id) DO NOTHING               (scheduleJob: its webhooks.deliver job)
-//   INSERT ledger_movements; INSERT ledger_entries (2 rows) (insertMovement: SEND, account → settlement)
-//   UPDATE internal_accounts SET balance = balance - n      (post → changeBalance: the conditional
-//     WHERE … AND balance >= n RETURNING *                   debit locks the row, last, so the lock is
-//                                                            held only until COMMIT; with one internal
-//                                                            account there is no SELECT … FOR UPDATE)
+//   WITH event AS (INSERT webhook_outbox) INSERT jobs       (emitEvent: OUTGOING_PAYMENT_COMPLETED and
+//                                                            its webhooks.deliver job)
+//   WITH movement AS (INSERT ledger_movements),             (postMovement: SEND, account → settlement,
+//     entries AS (INSERT ledger_entries: 2 rows)             and the conditional debit, last, so the
+//     UPDATE internal_accounts … FROM (VALUES …)             row lock is held only until COMMIT; with
+//     WHERE balance stays within 0 and the cap RETURNING     one internal account there is no
+//                                                            SELECT … FOR UPDATE)
 //   COMMIT
 // What the server does besides is what the ratio prices: HTTP, authentication, request and
 // response handling, the reads of the two accounts and the customer, and running the delivery jobs.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { PreparingClient } from '../../server/db/prepared-statements.ts';
 import { rawLoops, type RawRun } from './raw-loop.ts';
 
 export interface TransferAccounts {
@@ -59,33 +60,18 @@ async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, am
     const row = inserted.rows[0] as { id: string };
     const event = { ...shapes.event, id: eventId, timestamp: at.toISOString(), data: { ...(shapes.event.data as object), id: row.id, reconciliationInstructions: { reference: ref } } };
     await client.query(
-      `insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
-       values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null)`,
-      [eventId, accounts.platformId, JSON.stringify(event), at],
+      `with event as (insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
+         values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null))
+       insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
+       values ($5, 'webhooks.deliver', $6, 'PENDING', $4, 8, null, null, null, $4, $4)`,
+      [eventId, accounts.platformId, JSON.stringify(event), at, `Job:${randomUUID()}`, JSON.stringify({ eventId })],
     );
-    await client.query(
-      `insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
-       values ($1, 'webhooks.deliver', $2, 'PENDING', $3, 8, null, null, null, $3, $3) on conflict (id) do nothing`,
-      [`Job:${randomUUID()}`, JSON.stringify({ eventId }), at],
-    );
-    await client.query(`insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, 'SEND', 'USD', $4, $5)`, [
-      movementId,
-      accounts.platformId,
-      transactionId,
-      amount,
-      at,
-    ]);
-    await client.query(`insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $3, $4, $5), ($1, $2, 'SYSTEM:SETTLEMENT:USD', $6, $5)`, [
-      movementId,
-      accounts.platformId,
-      accounts.internalAccountId,
-      -amount,
-      at,
-      amount,
-    ]);
     const debited = await client.query(
-      `update internal_accounts set balance = balance + $1, updated_at = $2 where platform_id = $3 and id = $4 and balance >= $5 returning *`,
-      [-amount, at, accounts.platformId, accounts.internalAccountId, amount],
+      `with movement as (insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, 'SEND', 'USD', $4, $5)),
+       entries as (insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $6, $7, $5), ($1, $2, 'SYSTEM:SETTLEMENT:USD', $4, $5))
+       update internal_accounts a set balance = a.balance + v.delta, updated_at = $5 from (values ($6, $7::bigint)) v(id, delta)
+       where a.platform_id = $2 and a.id = v.id and a.balance + v.delta >= 0 and a.balance + v.delta <= 9000000000000000 returning a.*`,
+      [movementId, accounts.platformId, transactionId, amount, at, accounts.internalAccountId, -amount],
     );
     if (debited.rowCount !== 1) {
       await client.query('rollback');
@@ -101,7 +87,7 @@ async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, am
 
 /** `connections` loops of transfer-outs of `amount` for `durationS` seconds, each on its own connection. */
 export async function rawTransferOuts(url: string, accounts: TransferAccounts, options: { connections: number; durationS: number; amount: number }): Promise<RawRun> {
-  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  const pool = new pg.Pool({ connectionString: url, max: options.connections, Client: PreparingClient });
   try {
     const shapes = await samples(pool, accounts);
     return await rawLoops(pool, options, (client) => transferOut(client, accounts, options.amount, shapes));
