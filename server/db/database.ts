@@ -4,8 +4,8 @@
 // back as JavaScript numbers, never strings.
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -39,7 +39,7 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** PostgreSQL only: how to open a session of one's own, outside the pool (see listener.ts). */
   sessionConfig?: pg.ClientConfig;
-  /** Called once the migrations have run: an in-memory PGlite keeps a snapshot for the next start. */
+  /** Called once the migrations have run: a new PGlite database keeps a snapshot for the next new one. */
   migrated(): Promise<void>;
   close(): Promise<void>;
 }
@@ -72,7 +72,9 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
     release = acquireDataDirLock(options.pgliteDataDir);
     mkdirSync(options.pgliteDataDir, { recursive: true });
   }
-  const template = inMemory ? migratedTemplate() : undefined;
+  // A new database (in memory, or a folder without one yet) starts from the migrated snapshot.
+  const fresh = inMemory || !existsSync(join(options.pgliteDataDir, 'PG_VERSION'));
+  const template = fresh ? migratedTemplate() : undefined;
   const pglite = await PGlite.create(options.pgliteDataDir, template === undefined ? {} : { loadDataDir: template });
   const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types, Client: PreparingClient }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -80,7 +82,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
     db,
     kind: 'pglite',
     migrated: async () => {
-      if (inMemory && template === undefined) await saveMigratedTemplate(pglite);
+      if (fresh && template === undefined) await saveMigratedTemplate(pglite);
     },
     close: async () => {
       await db.destroy();

@@ -1,5 +1,6 @@
-// An in-memory PGlite database (the suite's, the benchmark's) starts from a snapshot of one freshly
-// migrated when there is one: PGlite's initdb and the migrations are most of its start. The snapshot
+// A new PGlite database (in memory, as the suite's and the benchmark's, or in a folder that holds
+// none yet, as `npm start`'s first) starts from a snapshot of one freshly migrated when there is
+// one: PGlite's initdb and the migrations are most of its start. The snapshot
 // lives in the system's temporary folder, named after the PGlite version and the migrations' source,
 // so a change to either makes a new one; it holds the schema only, never data. Each is about 40 MB:
 // one not used for a day is deleted when a new one is written.
