@@ -44,29 +44,30 @@ export async function overwriteBalanceFromRead(db: Db, platformId: string, accou
     .executeTakeFirst();
 }
 
+export interface NewMovement {
+  movement: Insertable<LedgerMovementTable>;
+  entries: readonly { account: string; amount: number }[];
+}
+
 /**
- * Posts a movement in one statement: the movement, its entries, and the balance change of each
- * internal account among them (`changes`), each refused unless the balance stays within 0 and
- * `maxBalance`. Answers the accounts changed: one missing from the answer was refused, and the
- * caller must then fail the whole database transaction (which undoes the inserts too). Two
- * internal accounts must be locked first, in id order (`lockInternalAccounts`).
+ * Posts movements in one statement: the movements, their entries, and the balance change of each
+ * internal account among them (`changes`, one per account), each refused unless the balance stays
+ * within 0 and `maxBalance`. Answers the accounts changed: one missing from the answer was
+ * refused, and the caller must then fail the whole database transaction (which undoes the
+ * inserts too). Two internal accounts or more must be locked first, in id order
+ * (`lockInternalAccounts`).
  */
-export async function postMovement(
-  db: Db,
-  movement: Insertable<LedgerMovementTable>,
-  entries: readonly { account: string; amount: number }[],
-  changes: readonly { account: string; amount: number }[],
-  maxBalance: number,
-): Promise<InternalAccountRow[]> {
-  const at = movement.created_at;
+export async function postMovements(db: Db, movements: readonly NewMovement[], changes: readonly { account: string; amount: number }[], maxBalance: number): Promise<InternalAccountRow[]> {
   const deltas = sql<{ id: string; delta: number }>`(values ${sql.join(changes.map((c) => sql`(${c.account}, ${c.amount}::bigint)`))})`.as<'v'>(sql.raw('v(id, delta)'));
+  const at = movements[0]?.movement.created_at;
+  if (at === undefined) throw new Error('ledger: no movement to post');
   return db
-    .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement))
-    .with('entries', (qb) => qb.insertInto('ledger_entries').values(entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: at }))))
+    .with('movements', (qb) => qb.insertInto('ledger_movements').values(movements.map((m) => m.movement)))
+    .with('entries', (qb) => qb.insertInto('ledger_entries').values(movements.flatMap(({ movement, entries }) => entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at })))))
     .updateTable('internal_accounts as a')
     .from(deltas)
     .set((eb) => ({ balance: eb('a.balance', '+', eb.ref('v.delta')), updated_at: at }))
-    .where('a.platform_id', '=', movement.platform_id)
+    .where('a.platform_id', '=', movements[0]?.movement.platform_id ?? '')
     .whereRef('a.id', '=', 'v.id')
     .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '>=', 0))
     .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '<=', maxBalance))
@@ -74,7 +75,7 @@ export async function postMovement(
     .execute();
 }
 
-/** The movement and its entries, in one statement, without balance changes (system accounts only, or the `lost-update` test fault). */
+/** A movement and its entries, in one statement, without balance changes (system accounts only, or the `lost-update` test fault). */
 export async function insertMovement(
   db: Db,
   movement: Insertable<LedgerMovementTable>,

@@ -19,7 +19,7 @@ import { MAX_AMOUNT } from '../shared/money.ts';
 import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
 import type { components } from '../../generated/openapi.js';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import { insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead, postMovement } from './ledger.repository.ts';
+import { insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead, postMovements } from './ledger.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 type FailureReason = components['schemas']['TransactionFailureReason'];
@@ -36,38 +36,56 @@ interface Leg {
   amount: number;
 }
 
+/** One movement of a transaction: `amount` of `currency` from one account to another. */
+interface Move {
+  kind: MovementKind;
+  currency: string;
+  amount: number;
+  from: string;
+  to: string;
+}
+
 /**
- * Posts one movement of `amount` from one account to another. Internal accounts are locked in id
- * order; a debit the balance cannot cover is `400 INSUFFICIENT_FUNDS`, a credit past the cap
- * `400 INVALID_AMOUNT`; a second movement of the same kind for the transaction fails on the
- * database's unique key, so a refund can never be paid twice.
+ * Posts a transaction's movements (one, or a conversion's two) in one statement. Two internal
+ * accounts or more are locked first, in id order; a debit a balance cannot cover is
+ * `400 INSUFFICIENT_FUNDS`, a credit past the cap `400 INVALID_AMOUNT`; a second movement of the
+ * same kind for the transaction fails on the database's unique key, so a refund can never be paid
+ * twice.
  */
-async function post(ctx: PlatformContext, transactionId: string, kind: MovementKind, currency: string, amount: number, from: string, to: string): Promise<void> {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger: ${kind} of ${amount} is not a positive amount in minor units`);
-  const legs: Leg[] = [
-    { account: from, amount: -amount },
-    { account: to, amount },
-  ];
-  const internal = legs.filter((l) => isInternalAccount(l.account)).sort((a, b) => (a.account < b.account ? -1 : 1));
+async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[]): Promise<void> {
+  const at = ctx.clock.now();
+  const movements = moves.map((m) => {
+    if (!Number.isSafeInteger(m.amount) || m.amount <= 0) throw new Error(`ledger: ${m.kind} of ${m.amount} is not a positive amount in minor units`);
+    const movement = { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind: m.kind, currency: m.currency, amount: m.amount, created_at: at };
+    return { movement, entries: [{ account: m.from, amount: -m.amount }, { account: m.to, amount: m.amount }] };
+  });
+  // Each internal account's change, with the currency its entries are in.
+  const changes = new Map<string, Leg & { currency: string }>();
+  for (const { movement, entries } of movements) {
+    for (const e of entries.filter((l) => isInternalAccount(l.account))) {
+      const known = changes.get(e.account);
+      if (known !== undefined && known.currency !== movement.currency) throw new Error(`ledger: ${e.account} moved in ${known.currency} and ${movement.currency}`);
+      changes.set(e.account, { account: e.account, amount: (known?.amount ?? 0) + e.amount, currency: movement.currency });
+    }
+  }
+  const internal = [...changes.values()].sort((a, b) => (a.account < b.account ? -1 : 1));
   // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
   if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
-  const at = ctx.clock.now();
-  const movement = { id: newId('Movement'), platform_id: ctx.platformId, transaction_id: transactionId, kind, currency, amount, created_at: at };
   // The test suite's deliberately broken variant changes the balances by a read and an overwrite (config.ts: NODE_ENV=test only).
   if (internal.length === 0 || ctx.settings.testFault === 'lost-update') {
-    await insertMovement(ctx.db, movement, legs);
+    for (const m of movements) await insertMovement(ctx.db, m.movement, m.entries);
     for (const leg of internal) check(leg, await overwriteBalanceFromRead(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at));
     return;
   }
   // One statement; the balance changes are its last step, so an account's row lock is held only until the commit.
-  const changed = await postMovement(ctx.db, movement, legs, internal, MAX_BALANCE);
+  const changed = await postMovements(ctx.db, movements, internal, MAX_BALANCE);
   for (const leg of internal) check(leg, changed.find((row) => row.id === leg.account));
 
-  function check(leg: Leg, row: InternalAccountRow | undefined): void {
-    if (row === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${amount}.`, { accountId: leg.account });
+  function check(leg: Leg & { currency: string }, row: InternalAccountRow | undefined): void {
+    if (row === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${-leg.amount}.`, { accountId: leg.account });
     if (row === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
     // A bug, not a request error: the whole database transaction rolls back.
-    if (row.currency !== currency) throw new Error(`ledger: ${leg.account} holds ${row.currency}, not ${currency}`);
+    if (row.currency !== leg.currency) throw new Error(`ledger: ${leg.account} holds ${row.currency}, not ${leg.currency}`);
   }
 }
 
@@ -188,24 +206,27 @@ async function postOpening(ctx: PlatformContext, row: TransactionRow, opening: O
   }
   switch (opening.kind) {
     case 'FUND':
-      await post(ctx, row.id, 'FUND', currency, amount, systemAccount(opening.from, currency), account);
+      await post(ctx, row.id, { kind: 'FUND', currency, amount, from: systemAccount(opening.from, currency), to: account });
       break;
     case 'RECEIVE':
-      await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);
+      await post(ctx, row.id, { kind: 'RECEIVE', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
       break;
     case 'SEND':
       if (opening.credit === undefined) {
-        await post(ctx, row.id, 'SEND', currency, amount, account, systemAccount('SETTLEMENT', currency));
+        await post(ctx, row.id, { kind: 'SEND', currency, amount, from: account, to: systemAccount('SETTLEMENT', currency) });
         break;
       }
-      // Two accounts in two movements: both locked first, in id order, so that two conversions
-      // crossing the same pair of accounts in opposite directions cannot deadlock.
-      await lockInternalAccounts(ctx.db, ctx.platformId, [account, opening.credit.account].sort());
-      await post(ctx, row.id, 'SEND', currency, amount, account, systemAccount('SETTLEMENT', currency));
-      await post(ctx, row.id, 'RECEIVE', opening.credit.currency, opening.credit.amount, systemAccount('SETTLEMENT', opening.credit.currency), opening.credit.account);
+      // Two accounts in two movements, posted together: both accounts are locked first, in id
+      // order, so that two conversions crossing the same pair in opposite directions cannot deadlock.
+      await post(
+        ctx,
+        row.id,
+        { kind: 'SEND', currency, amount, from: account, to: systemAccount('SETTLEMENT', currency) },
+        { kind: 'RECEIVE', currency: opening.credit.currency, amount: opening.credit.amount, from: systemAccount('SETTLEMENT', opening.credit.currency), to: opening.credit.account },
+      );
       break;
     case 'HOLD':
-      await post(ctx, row.id, 'HOLD', currency, amount, account, systemAccount('IN_FLIGHT', currency));
+      await post(ctx, row.id, { kind: 'HOLD', currency, amount, from: account, to: systemAccount('IN_FLIGHT', currency) });
       break;
     case 'NONE':
       break;
@@ -243,14 +264,14 @@ export async function moveTransaction(
     const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
     const { currency, amount } = row;
     // A payout whose refund failed too: the money is gone outside until support resolves it.
-    if (held && to === 'FAILED' && failureReason === 'REFUND_FAILED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
-    else if (held && to === 'COMPLETED') await post(ctx, row.id, 'SETTLE', currency, amount, systemAccount('IN_FLIGHT', currency), systemAccount('SETTLEMENT', currency));
-    else if (held && (to === 'FAILED' || to === 'CANCELLED')) await post(ctx, row.id, 'RELEASE', currency, amount, systemAccount('IN_FLIGHT', currency), account);
+    if (held && to === 'FAILED' && failureReason === 'REFUND_FAILED') await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
+    else if (held && to === 'COMPLETED') await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
+    else if (held && (to === 'FAILED' || to === 'CANCELLED')) await post(ctx, row.id, { kind: 'RELEASE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: account });
     else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
-      await post(ctx, row.id, 'RECEIVE', currency, amount, systemAccount('SETTLEMENT', currency), account);
+      await post(ctx, row.id, { kind: 'RECEIVE', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
     } else if (row.type === 'OUTGOING' && row.status === 'COMPLETED' && to === 'FAILED' && failureReason !== 'REFUND_FAILED') {
       // A completed payment the receiving bank returned: the money comes back from outside.
-      await post(ctx, row.id, 'REFUND', currency, amount, systemAccount('SETTLEMENT', currency), account);
+      await post(ctx, row.id, { kind: 'REFUND', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
     }
   }
   return moved;

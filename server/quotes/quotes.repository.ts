@@ -2,14 +2,17 @@
 // quote's status once it has been executed.
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { jobValues, type NewJob } from '../jobs/jobs.repository.ts';
 import type { QuoteDetails, QuoteTable } from '../db/schema.ts';
 
 export type QuoteRow = Selectable<QuoteTable>;
 export type NewQuoteRow = Omit<Insertable<QuoteTable>, 'details'> & { details: QuoteDetails };
 export type QuoteWithPayment = QuoteRow & { transaction_status: string | null };
 
-export async function insertQuote(db: Db, row: NewQuoteRow): Promise<QuoteRow> {
+/** Writes a quote and the job that expires it, in one statement. */
+export async function insertQuote(db: Db, row: NewQuoteRow, expiry: NewJob): Promise<QuoteRow> {
   return db
+    .with('expiry', (qb) => qb.insertInto('jobs').values(jobValues(expiry)))
     .insertInto('quotes')
     .values({ ...row, details: JSON.stringify(row.details) })
     .returningAll()

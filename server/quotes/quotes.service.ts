@@ -10,7 +10,7 @@ import { getConfig } from '../platform/platform.service.ts';
 import { feesFor } from '../exchange-rates/fees.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { scheduleJob } from '../jobs/schedule.ts';
+import { jobScheduled, newJob } from '../jobs/schedule.ts';
 import { openTransaction } from '../ledger/ledger.service.ts';
 import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts';
 import type { LookupRow } from '../receiver/receiver.repository.ts';
@@ -29,7 +29,7 @@ import type { InternalAccountRow } from '../internal-accounts/internal-accounts.
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { expireQuoteJob } from './quotes.jobs.ts';
 import { toQuote } from './quotes.mapper.ts';
-import { findQuote, insertQuote, linkQuoteTransaction, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
+import { findQuote, insertQuote, linkQuoteTransaction, type NewQuoteRow, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];
 type Quote = Schemas['Quote'];
@@ -217,7 +217,8 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     ...(body.description === undefined ? {} : { description: body.description }),
     ...(body.purposeOfPayment === undefined ? {} : { purposeOfPayment: body.purposeOfPayment }),
   };
-  const inserted = await insertQuote(ctx.db, {
+  const expiry = newJob(ctx, expireQuoteJob, expiresAt, { platformId: ctx.platformId, quoteId: id });
+  const newQuote: NewQuoteRow = {
     id,
     platform_id: ctx.platformId,
     customer_id: source.customerId,
@@ -236,9 +237,10 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     expires_at: expiresAt,
     created_at: at,
     updated_at: at,
-  });
+  };
+  const inserted = await insertQuote(ctx.db, newQuote, expiry);
+  jobScheduled(ctx, expiry);
   let row: QuoteWithPayment = { ...inserted, transaction_status: null };
-  await scheduleJob(ctx, expireQuoteJob, expiresAt, { platformId: ctx.platformId, quoteId: id });
   if (source.accountId === null) row = await openFundingWait(ctx, row);
   if (body.immediatelyExecute === true) row = (await executeOpenQuote(ctx, row, undefined)).quote;
   return toQuote(row, ctx.clock.now());
