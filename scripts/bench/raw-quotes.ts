@@ -2,14 +2,14 @@
 // accounts, COMPLETED at once): the database writes of POST /quotes and POST /quotes/{id}/execute,
 // written with `pg` and nothing else (with the server's named prepared statements), as
 // quotes.service.ts, quote-execution.ts, ledger.service.ts and the repositories write them:
-//   BEGIN; INSERT quotes; INSERT jobs (its expiry); COMMIT
+//   BEGIN; WITH expiry AS (INSERT jobs) INSERT quotes; COMMIT  (the quote and its expiry job)
 //   BEGIN
 //   SELECT quotes … FOR UPDATE                                   (one execution at a time)
 //   INSERT transactions                                          (the payment)
 //   WITH event AS (INSERT webhook_outbox) INSERT jobs            (its event and the delivery)
 //   SELECT internal_accounts … ORDER BY id FOR NO KEY UPDATE     (both accounts, in id order)
-//   WITH movement, entries (2) UPDATE balance                    (SEND: the conditional debit)
-//   WITH movement, entries (2) UPDATE balance                    (RECEIVE: the credit)
+//   WITH movements (SEND, RECEIVE), entries (4)                  (both movements, the conditional
+//     UPDATE both balances                                         debit and the credit)
 //   UPDATE quotes SET state = 'EXECUTED'
 //   COMMIT
 // What the server does besides is what the ratio prices: HTTP, authentication, validation, the
@@ -41,18 +41,20 @@ async function samples(pool: pg.Pool, accounts: QuoteAccounts) {
 
 type Shapes = Awaited<ReturnType<typeof samples>>;
 
-/** A movement, its entries and the balance change of its internal account, in one statement; false when refused. */
-async function movement(client: pg.PoolClient, accounts: QuoteAccounts, transactionId: string, kind: string, currency: string, amount: number, from: string, to: string, internal: string, at: Date): Promise<boolean> {
-  const id = `Movement:${randomUUID()}`;
-  const delta = internal === from ? -amount : amount;
+/** The SEND and RECEIVE movements of a conversion, their entries and both balance changes, in one statement; false when refused. */
+async function movements(client: pg.PoolClient, accounts: QuoteAccounts, transactionId: string, sent: number, received: number, at: Date): Promise<boolean> {
+  const send = `Movement:${randomUUID()}`;
+  const receive = `Movement:${randomUUID()}`;
   const changed = await client.query(
-    `with movement as (insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, $4, $5, $6, $7)),
-     entries as (insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $8, $9, $7), ($1, $2, $10, $6, $7))
-     update internal_accounts a set balance = a.balance + v.delta, updated_at = $7 from (values ($11, $12::bigint)) v(id, delta)
-     where a.platform_id = $2 and a.id = v.id and a.balance + v.delta >= 0 and a.balance + v.delta <= 9000000000000000 returning a.*`,
-    [id, accounts.platformId, transactionId, kind, currency, amount, at, from, -amount, to, internal, delta],
+    `with movements as (insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at)
+       values ($1, $3, $4, 'SEND', 'USD', $5, $7), ($2, $3, $4, 'RECEIVE', 'EUR', $6, $7)),
+     entries as (insert into ledger_entries (account, amount, movement_id, platform_id, created_at)
+       values ($8, $9, $1, $3, $7), ('SYSTEM:SETTLEMENT:USD', $5, $1, $3, $7), ('SYSTEM:SETTLEMENT:EUR', $10, $2, $3, $7), ($11, $6, $2, $3, $7))
+     update internal_accounts a set balance = a.balance + v.delta, updated_at = $7 from (values ($11, $6::bigint), ($8, $9::bigint)) v(id, delta)
+     where a.platform_id = $3 and a.id = v.id and a.balance + v.delta >= 0 and a.balance + v.delta <= 9000000000000000 returning a.*`,
+    [send, receive, accounts.platformId, transactionId, sent, received, at, accounts.usd, -sent, -received, accounts.eur],
   );
-  return changed.rowCount === 1;
+  return changed.rowCount === 2;
 }
 
 async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, shapes: Shapes): Promise<boolean> {
@@ -61,17 +63,27 @@ async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, s
   let at = new Date();
   await client.query('begin');
   await client.query(
-    `insert into quotes (id, platform_id, customer_id, state, source_type, source_account_id, destination_account_id, sending_currency, receiving_currency,
+    `with expiry as (insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
+       values ($12, 'quotes.expire', $13, 'PENDING', $10, 5, null, null, null, $11, $11))
+     insert into quotes (id, platform_id, customer_id, state, source_type, source_account_id, destination_account_id, sending_currency, receiving_currency,
        total_sending_amount, total_receiving_amount, fees_included, transaction_id, details, expires_at, created_at, updated_at)
      values ($1, $2, $3, 'PENDING', 'ACCOUNT', $4, $5, 'USD', 'EUR', $6, $7, $8, null, $9, $10, $11, $11) returning *`,
-    [quoteId, accounts.platformId, accounts.customerId, accounts.usd, accounts.eur, q.total_sending_amount, q.total_receiving_amount, q.fees_included, JSON.stringify(q.details), new Date(at.getTime() + 300_000), at],
+    [
+      quoteId,
+      accounts.platformId,
+      accounts.customerId,
+      accounts.usd,
+      accounts.eur,
+      q.total_sending_amount,
+      q.total_receiving_amount,
+      q.fees_included,
+      JSON.stringify(q.details),
+      new Date(at.getTime() + 300_000),
+      at,
+      `Job:${randomUUID()}`,
+      JSON.stringify({ platformId: accounts.platformId, quoteId }),
+    ],
   );
-  await client.query(`insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at) values ($1, 'quotes.expire', $2, 'PENDING', $3, 5, null, null, null, $4, $4)`, [
-    `Job:${randomUUID()}`,
-    JSON.stringify({ platformId: accounts.platformId, quoteId }),
-    new Date(at.getTime() + 300_000),
-    at,
-  ]);
   await client.query('commit');
 
   at = new Date();
@@ -94,11 +106,10 @@ async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, s
       [eventId, accounts.platformId, JSON.stringify({ ...shapes.payload, id: eventId }), at, `Job:${randomUUID()}`, JSON.stringify({ eventId })],
     );
     await client.query('select * from internal_accounts where platform_id = $1 and id in ($2, $3) order by id for no key update', [accounts.platformId, accounts.usd, accounts.eur]);
-    if (!(await movement(client, accounts, transactionId, 'SEND', 'USD', q.total_sending_amount, accounts.usd, 'SYSTEM:SETTLEMENT:USD', accounts.usd, at))) {
+    if (!(await movements(client, accounts, transactionId, q.total_sending_amount, q.total_receiving_amount, at))) {
       await client.query('rollback');
       return false;
     }
-    await movement(client, accounts, transactionId, 'RECEIVE', 'EUR', q.total_receiving_amount, 'SYSTEM:SETTLEMENT:EUR', accounts.eur, accounts.eur, at);
     await client.query(`update quotes set state = 'EXECUTED', transaction_id = $1, updated_at = $2 where id = $3 and state = 'PENDING' returning *`, [transactionId, at, quoteId]);
     await client.query('commit');
     return true;
