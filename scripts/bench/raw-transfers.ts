@@ -6,7 +6,7 @@
 //   INSERT transactions … RETURNING *                       (openTransaction → insertTransaction)
 //   WITH event AS (INSERT webhook_outbox) INSERT jobs       (emitEvent: OUTGOING_PAYMENT_COMPLETED and
 //                                                            its webhooks.deliver job)
-//   WITH movement AS (INSERT ledger_movements),             (postMovement: SEND, account → settlement,
+//   WITH movement AS (INSERT ledger_movements),             (postMovements: SEND, account → settlement,
 //     entries AS (INSERT ledger_entries: 2 rows)             and the conditional debit, last, so the
 //     UPDATE internal_accounts … FROM (VALUES …)             row lock is held only until COMMIT; with
 //     WHERE balance stays within 0 and the cap RETURNING     one internal account there is no

@@ -26,7 +26,7 @@ export async function lockInternalAccounts(db: Db, platformId: string, ids: read
 }
 
 /**
- * The bug `postMovement`'s conditional UPDATE exists to prevent, kept for the reliability tests to catch
+ * The bug `postMovements`' conditional UPDATE exists to prevent, kept for the reliability tests to catch
  * (PAYMENTS_TEST_FAULT=lost-update, NODE_ENV=test only): the balance is read without a lock, then
  * overwritten with the value computed from that read. Two movements of one account that read
  * before either commits both write, and one of them is lost; the bounds are checked on the read,
