@@ -1,15 +1,15 @@
 // Opens the database: PostgreSQL through `pg` when a URL is configured, otherwise an embedded
-// PGlite reached through the same `pg.Pool` and kysely's own PostgresDialect, so both run the same
+// PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own PostgresDialect, so both run the same
 // code path, with named prepared statements (prepared-statements.ts). int8 and numeric columns come
 // back as JavaScript numbers, never strings.
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { pgliteConfig } from './pglite-connection.ts';
 import { migratedTemplate, saveMigratedTemplate } from './pglite-template.ts';
 import { PreparingClient } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
@@ -76,7 +76,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   const fresh = inMemory || !existsSync(join(options.pgliteDataDir, 'PG_VERSION'));
   const template = fresh ? migratedTemplate() : undefined;
   const pglite = await PGlite.create(options.pgliteDataDir, template === undefined ? {} : { loadDataDir: template });
-  const pool = survivingDroppedConnections(new pg.Pool({ ...createPgConfig(pglite), types, Client: PreparingClient }), log);
+  const pool = survivingDroppedConnections(new pg.Pool({ ...pgliteConfig(pglite, PreparingClient), types }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
