@@ -3,35 +3,14 @@
 // query outside a transaction and only the one transaction it hit inside one.
 // Driven directly on a migrated database of this file's own: PGlite in memory, or PostgreSQL.
 import { sql, type Kysely } from 'kysely';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/schema.ts';
-import { target } from '../support/api.ts';
-import { adminUrlOf, createDatabase } from '../support/postgres-database.ts';
+import { hasOwnDatabase, ownDatabase } from '../support/own-database.ts';
 
-const runsOn = target === 'pglite' || target === 'postgres';
-let handle: DatabaseHandle;
-let db: Kysely<Database>;
-let dropDatabase = async () => {};
-
-beforeAll(async () => {
-  if (!runsOn) return;
-  let databaseUrl: string | undefined;
-  if (target === 'postgres') {
-    const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'prepareddb');
-    databaseUrl = database.url;
-    dropDatabase = database.drop;
-  }
-  handle = await openDatabase({ databaseUrl, pgliteDataDir: 'memory://' }, pino({ level: 'silent' }));
-  db = handle.db;
+const runsOn = hasOwnDatabase;
+const own = ownDatabase('prepareddb', async (db) => {
   await sql`create table prepared_probe (id int primary key, a text not null)`.execute(db);
   await sql`insert into prepared_probe (id, a) values (1, 'one')`.execute(db);
-}, 60_000);
-afterAll(async () => {
-  if (!runsOn) return;
-  await handle.close();
-  await dropDatabase();
 });
 
 // Untyped: the probe table is this file's own, not the server's schema.
@@ -40,7 +19,7 @@ const preparedCount = (tx: Kysely<Database>) => sql<{ n: number }>`select count(
 
 describe.runIf(runsOn)('named prepared statements', () => {
   it('prepares a query once per connection and reuses it', async () => {
-    await db.transaction().execute(async (tx) => {
+    await own.db.transaction().execute(async (tx) => {
       const before = (await preparedCount(tx)).rows[0]?.n ?? 0;
       for (let i = 0; i < 3; i++) expect((await probe(tx, 1)).rows).toEqual([{ id: 1, a: 'one' }]);
       const after = (await preparedCount(tx)).rows[0]?.n ?? 0;
@@ -52,14 +31,14 @@ describe.runIf(runsOn)('named prepared statements', () => {
 
   it('survives a column added under a prepared select *: at once outside a transaction, from the next one inside', async () => {
     // Prepare the statement on every pooled connection the following queries may get.
-    await Promise.all(Array.from({ length: 10 }, () => probe(db, 1)));
-    await sql`alter table prepared_probe add column b text not null default 'bee'`.execute(db);
+    await Promise.all(Array.from({ length: 10 }, () => probe(own.db, 1)));
+    await sql`alter table prepared_probe add column b text not null default 'bee'`.execute(own.db);
     // Outside a transaction: sent again under a new name, on whichever connection it ran.
-    const rows = await Promise.all(Array.from({ length: 10 }, () => probe(db, 1)));
+    const rows = await Promise.all(Array.from({ length: 10 }, () => probe(own.db, 1)));
     for (const r of rows) expect(r.rows).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
 
-    await sql`alter table prepared_probe add column c int not null default 3`.execute(db);
-    const inTransaction = () => db.transaction().execute(async (tx) => (await probe(tx, 1)).rows);
+    await sql`alter table prepared_probe add column c int not null default 3`.execute(own.db);
+    const inTransaction = () => own.db.transaction().execute(async (tx) => (await probe(tx, 1)).rows);
     const first = await inTransaction().then(
       (r) => ({ ok: true as const, rows: r }),
       (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
