@@ -10,10 +10,7 @@ export interface ScheduleOptions {
   id?: string;
 }
 
-/**
- * A job to schedule, for a repository that writes it with the row that causes it (in one
- * statement); `jobScheduled` must follow its write.
- */
+/** A new job, not yet written: `scheduleWith` writes it. */
 export function newJob<P extends object>(ctx: ServiceContext, definition: JobDefinition<P>, runAt: Date, payload: P, options: ScheduleOptions = {}): NewJob {
   return {
     id: options.id ?? newId('Job'),
@@ -25,15 +22,19 @@ export function newJob<P extends object>(ctx: ServiceContext, definition: JobDef
   };
 }
 
-/** After a job's write: a job due now wakes the runner at the commit; a later one is found by its poll. */
-export function jobScheduled(ctx: ServiceContext, job: NewJob): void {
+/**
+ * Schedules `job` through `write`: a repository function that writes it, alone or with the row
+ * that causes it (in one statement). A job due now wakes the runner at the commit; a later one is
+ * found by the runner's poll.
+ */
+export async function scheduleWith<T>(ctx: ServiceContext, job: NewJob, write: (job: NewJob) => Promise<T>): Promise<T> {
+  const written = await write(job);
   if (job.runAt.getTime() <= ctx.clock.now().getTime()) ctx.afterCommit(() => ctx.wakeJobs());
+  return written;
 }
 
 export async function scheduleJob<P extends object>(ctx: ServiceContext, definition: JobDefinition<P>, runAt: Date, payload: P, options: ScheduleOptions = {}): Promise<void> {
-  const job = newJob(ctx, definition, runAt, payload, options);
-  await insertJob(ctx.db, job);
-  jobScheduled(ctx, job);
+  await scheduleWith(ctx, newJob(ctx, definition, runAt, payload, options), (job) => insertJob(ctx.db, job));
 }
 
 /** A recurring job has one row whatever the number of processes: its id is fixed. */

@@ -10,7 +10,7 @@ import { getConfig } from '../platform/platform.service.ts';
 import { feesFor } from '../exchange-rates/fees.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { jobScheduled, newJob } from '../jobs/schedule.ts';
+import { newJob, scheduleWith } from '../jobs/schedule.ts';
 import { openTransaction } from '../ledger/ledger.service.ts';
 import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts';
 import type { LookupRow } from '../receiver/receiver.repository.ts';
@@ -238,8 +238,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
     created_at: at,
     updated_at: at,
   };
-  const inserted = await insertQuote(ctx.db, newQuote, expiry);
-  jobScheduled(ctx, expiry);
+  const inserted = await scheduleWith(ctx, expiry, (job) => insertQuote(ctx.db, newQuote, job));
   let row: QuoteWithPayment = { ...inserted, transaction_status: null };
   if (source.accountId === null) row = await openFundingWait(ctx, row);
   if (body.immediatelyExecute === true) row = (await executeOpenQuote(ctx, row, undefined)).quote;

@@ -3,7 +3,7 @@
 // restart loses none); and the sandbox's synchronous test webhook.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { jobScheduled, newJob } from '../jobs/schedule.ts';
+import { newJob, scheduleWith } from '../jobs/schedule.ts';
 import { findPlatform } from '../platform/platform.repository.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { deliverWebhookJob } from './webhooks.jobs.ts';
@@ -19,8 +19,7 @@ export async function emitEvent(ctx: PlatformContext, type: WebhookEventType, da
   const event = toEventBody(type, data, at);
   // A TEST event is a one-off check of the endpoint, never retried.
   const delivery = newJob(ctx, deliverWebhookJob, at, { eventId: event.id }, type === 'TEST' ? { maxAttempts: 1 } : {});
-  await insertEvent(ctx.db, { platformId: ctx.platformId, event, at }, delivery);
-  jobScheduled(ctx, delivery);
+  await scheduleWith(ctx, delivery, (job) => insertEvent(ctx.db, { platformId: ctx.platformId, event, at }, job));
   return event.id;
 }
 
