@@ -4,7 +4,7 @@
 // and the deferred trigger keeps every movement's entries summing to zero, whatever the code does.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database, LedgerEntryTable, LedgerMovementTable, MovementKind } from '../db/schema.ts';
+import type { Database, LedgerMovementTable, MovementKind } from '../db/schema.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 
 /**
@@ -49,6 +49,9 @@ export interface NewMovement {
   entries: readonly { account: string; amount: number }[];
 }
 
+/** A movement's entry rows, which carry its id, platform and time. */
+const entryRows = ({ movement, entries }: NewMovement) => entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at }));
+
 /**
  * Posts movements in one statement: the movements, their entries, and the balance change of each
  * internal account among them (`changes`, one per account), each refused unless the balance stays
@@ -59,15 +62,15 @@ export interface NewMovement {
  */
 export async function postMovements(db: Db, movements: readonly NewMovement[], changes: readonly { account: string; amount: number }[], maxBalance: number): Promise<InternalAccountRow[]> {
   const deltas = sql<{ id: string; delta: number }>`(values ${sql.join(changes.map((c) => sql`(${c.account}, ${c.amount}::bigint)`))})`.as<'v'>(sql.raw('v(id, delta)'));
-  const at = movements[0]?.movement.created_at;
-  if (at === undefined) throw new Error('ledger: no movement to post');
+  const first = movements[0]?.movement;
+  if (first === undefined) throw new Error('ledger: no movement to post');
   return db
     .with('movements', (qb) => qb.insertInto('ledger_movements').values(movements.map((m) => m.movement)))
-    .with('entries', (qb) => qb.insertInto('ledger_entries').values(movements.flatMap(({ movement, entries }) => entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at })))))
+    .with('entries', (qb) => qb.insertInto('ledger_entries').values(movements.flatMap(entryRows)))
     .updateTable('internal_accounts as a')
     .from(deltas)
-    .set((eb) => ({ balance: eb('a.balance', '+', eb.ref('v.delta')), updated_at: at }))
-    .where('a.platform_id', '=', movements[0]?.movement.platform_id ?? '')
+    .set((eb) => ({ balance: eb('a.balance', '+', eb.ref('v.delta')), updated_at: first.created_at }))
+    .where('a.platform_id', '=', first.platform_id)
     .whereRef('a.id', '=', 'v.id')
     .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '>=', 0))
     .where((eb) => eb(eb('a.balance', '+', eb.ref('v.delta')), '<=', maxBalance))
@@ -76,15 +79,11 @@ export async function postMovements(db: Db, movements: readonly NewMovement[], c
 }
 
 /** A movement and its entries, in one statement, without balance changes (system accounts only, or the `lost-update` test fault). */
-export async function insertMovement(
-  db: Db,
-  movement: Insertable<LedgerMovementTable>,
-  entries: readonly Omit<Insertable<LedgerEntryTable>, 'movement_id' | 'platform_id' | 'created_at'>[],
-): Promise<void> {
+export async function insertMovement(db: Db, movement: NewMovement): Promise<void> {
   await db
-    .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement))
+    .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement.movement))
     .insertInto('ledger_entries')
-    .values(entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at })))
+    .values(entryRows(movement))
     .execute();
 }
 

@@ -36,6 +36,11 @@ interface Leg {
   amount: number;
 }
 
+/** An internal account's change in a posting: the sum of its entries, in their currency. */
+interface Change extends Leg {
+  currency: string;
+}
+
 /** One movement of a transaction: `amount` of `currency` from one account to another. */
 interface Move {
   kind: MovementKind;
@@ -60,7 +65,7 @@ async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[
     return { movement, entries: [{ account: m.from, amount: -m.amount }, { account: m.to, amount: m.amount }] };
   });
   // Each internal account's change, with the currency its entries are in.
-  const changes = new Map<string, Leg & { currency: string }>();
+  const changes = new Map<string, Change>();
   for (const { movement, entries } of movements) {
     for (const e of entries.filter((l) => isInternalAccount(l.account))) {
       const known = changes.get(e.account);
@@ -73,7 +78,7 @@ async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[
   if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
   // The test suite's deliberately broken variant changes the balances by a read and an overwrite (config.ts: NODE_ENV=test only).
   if (internal.length === 0 || ctx.settings.testFault === 'lost-update') {
-    for (const m of movements) await insertMovement(ctx.db, m.movement, m.entries);
+    for (const m of movements) await insertMovement(ctx.db, m);
     for (const leg of internal) check(leg, await overwriteBalanceFromRead(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at));
     return;
   }
@@ -81,7 +86,7 @@ async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[
   const changed = await postMovements(ctx.db, movements, internal, MAX_BALANCE);
   for (const leg of internal) check(leg, changed.find((row) => row.id === leg.account));
 
-  function check(leg: Leg & { currency: string }, row: InternalAccountRow | undefined): void {
+  function check(leg: Change, row: InternalAccountRow | undefined): void {
     if (row === undefined && leg.amount < 0) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${leg.account} is less than ${-leg.amount}.`, { accountId: leg.account });
     if (row === undefined) throw badRequest('INVALID_AMOUNT', `The balance would exceed ${MAX_BALANCE}, the most an account can hold.`);
     // A bug, not a request error: the whole database transaction rolls back.
