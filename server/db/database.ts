@@ -1,7 +1,7 @@
 // Opens the database: PostgreSQL through `pg` when a URL is configured, otherwise an embedded
-// PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own PostgresDialect, so both run the same
-// code path, with named prepared statements (prepared-statements.ts). int8 and numeric columns come
-// back as JavaScript numbers, never strings.
+// PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own
+// PostgresDialect, so both run the same code path, with named prepared statements
+// (prepared-statements.ts). int8 and numeric columns come back as JavaScript numbers, never strings.
 import { PGlite } from '@electric-sql/pglite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

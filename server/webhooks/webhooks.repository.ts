@@ -12,15 +12,15 @@ export async function insertEvent(db: Db, row: { platformId: string; event: Webh
   await db
     .with('event', (qb) =>
       qb.insertInto('webhook_outbox').values({
-      id: row.event.id,
-      platform_id: row.platformId,
-      type: row.event.type,
-      payload: JSON.stringify(row.event),
-      status: 'PENDING',
-      last_response_status: null,
-      last_error: null,
-      created_at: row.at,
-      delivered_at: null,
+        id: row.event.id,
+        platform_id: row.platformId,
+        type: row.event.type,
+        payload: JSON.stringify(row.event),
+        status: 'PENDING',
+        last_response_status: null,
+        last_error: null,
+        created_at: row.at,
+        delivered_at: null,
       }),
     )
     .insertInto('jobs')
