@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PreparingClient } from '../../server/db/prepared-statements.ts';
-import { rawLoops, type RawRun } from './raw-loop.ts';
+import { insertPaymentEvent, rawLoops, type RawRun } from './raw-loop.ts';
 
 export interface QuoteAccounts {
   platformId: string;
@@ -98,13 +98,7 @@ async function quoteAndExecute(client: pg.PoolClient, accounts: QuoteAccounts, s
        values ($1, $2, $3, 'OUTGOING', 'COMPLETED', $4, $4, $5, 'QTE-RAW', null, $6, null, $7, 'USD', $8, $6, $6) returning *`,
       [transactionId, accounts.platformId, accounts.customerId, accounts.usd, accounts.eur, at, q.total_sending_amount, JSON.stringify({ ...shapes.details, quoteId })],
     );
-    await client.query(
-      `with event as (insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
-         values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null))
-       insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
-       values ($5, 'webhooks.deliver', $6, 'PENDING', $4, 8, null, null, null, $4, $4)`,
-      [eventId, accounts.platformId, JSON.stringify({ ...shapes.payload, id: eventId }), at, `Job:${randomUUID()}`, JSON.stringify({ eventId })],
-    );
+    await insertPaymentEvent(client, accounts.platformId, eventId, { ...shapes.payload, id: eventId }, at);
     await client.query('select * from internal_accounts where platform_id = $1 and id in ($2, $3) order by id for no key update', [accounts.platformId, accounts.usd, accounts.eur]);
     if (!(await movements(client, accounts, transactionId, q.total_sending_amount, q.total_receiving_amount, at))) {
       await client.query('rollback');

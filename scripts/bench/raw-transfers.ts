@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PreparingClient } from '../../server/db/prepared-statements.ts';
-import { rawLoops, type RawRun } from './raw-loop.ts';
+import { insertPaymentEvent, rawLoops, type RawRun } from './raw-loop.ts';
 
 export interface TransferAccounts {
   platformId: string;
@@ -59,13 +59,7 @@ async function transferOut(client: pg.PoolClient, accounts: TransferAccounts, am
     );
     const row = inserted.rows[0] as { id: string };
     const event = { ...shapes.event, id: eventId, timestamp: at.toISOString(), data: { ...(shapes.event.data as object), id: row.id, reconciliationInstructions: { reference: ref } } };
-    await client.query(
-      `with event as (insert into webhook_outbox (id, platform_id, type, payload, status, last_response_status, last_error, created_at, delivered_at)
-         values ($1, $2, 'OUTGOING_PAYMENT_COMPLETED', $3, 'PENDING', null, null, $4, null))
-       insert into jobs (id, kind, payload, status, run_at, max_attempts, locked_by, locked_until, last_error, created_at, updated_at)
-       values ($5, 'webhooks.deliver', $6, 'PENDING', $4, 8, null, null, null, $4, $4)`,
-      [eventId, accounts.platformId, JSON.stringify(event), at, `Job:${randomUUID()}`, JSON.stringify({ eventId })],
-    );
+    await insertPaymentEvent(client, accounts.platformId, eventId, event, at);
     const debited = await client.query(
       `with movement as (insert into ledger_movements (id, platform_id, transaction_id, kind, currency, amount, created_at) values ($1, $2, $3, 'SEND', 'USD', $4, $5)),
        entries as (insert into ledger_entries (movement_id, platform_id, account, amount, created_at) values ($1, $2, $6, $7, $5), ($1, $2, 'SYSTEM:SETTLEMENT:USD', $4, $5))
