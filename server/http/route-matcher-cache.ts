@@ -14,17 +14,20 @@ export function cacheValidatorRouteMatchers(): void {
   const library = require(require.resolve('path-to-regexp', { paths: [validator] })) as { pathToRegexp: PathToRegexp & { memoized?: true } };
   const compile = library.pathToRegexp;
   if (compile.memoized) return;
-  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  // Keyed by the route string, then by the two flags: the validator asks for every route on every
+  // request, so building a combined key string each time cost as much as the lookup it saved.
+  const compiled = new Map<string, ReturnType<PathToRegexp>[]>();
   const memoized: PathToRegexp & { memoized?: true } = (path, options = {}) => {
     // The validator passes only these two options; anything else is compiled as asked, uncached.
-    if (typeof path !== 'string' || Object.keys(options).some((k) => k !== 'sensitive' && k !== 'strict')) return compile(path, options);
-    const key = `${options.sensitive === true ? 's' : '-'}${options.strict === true ? 's' : '-'}${path}`;
-    let matcher = compiled.get(key);
-    if (matcher === undefined) {
-      matcher = compile(path, options);
-      compiled.set(key, matcher);
+    if (typeof path !== 'string') return compile(path, options);
+    for (const option in options) if (option !== 'sensitive' && option !== 'strict') return compile(path, options);
+    const flags = (options.sensitive === true ? 2 : 0) + (options.strict === true ? 1 : 0);
+    let variants = compiled.get(path);
+    if (variants === undefined) {
+      variants = [];
+      compiled.set(path, variants);
     }
-    return matcher;
+    return (variants[flags] ??= compile(path, options));
   };
   memoized.memoized = true;
   library.pathToRegexp = memoized;
