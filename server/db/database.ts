@@ -1,7 +1,8 @@
 // Opens the database: PostgreSQL through `pg` when a URL is configured, otherwise an embedded
 // PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own
 // PostgresDialect, so both run the same code path, with named prepared statements
-// (prepared-statements.ts). int8 and numeric columns come back as JavaScript numbers, never strings.
+// (prepared-statements.ts). int8 and numeric columns come back as JavaScript numbers, never strings;
+// timestamptz columns as Dates, read by timestamps.ts.
 import { PGlite } from '@electric-sql/pglite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,11 +14,13 @@ import { pgliteConfig } from './pglite-connection.ts';
 import { migratedTemplate, saveMigratedTemplate } from './pglite-template.ts';
 import { PreparingClient } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
+import { parseTimestamptz } from './timestamps.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
 const INT8 = 20;
 const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
 
 function parseInt8(value: string): number {
   const n = Number(value);
@@ -30,6 +33,7 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8) return parseInt8;
     if (oid === NUMERIC) return Number;
+    if (oid === TIMESTAMPTZ) return parseTimestamptz;
     return pg.types.getTypeParser(oid, format);
   }) as typeof pg.types.getTypeParser,
 };
