@@ -1,8 +1,10 @@
 // One database transaction with its after-commit work: the tasks a service hands to `afterCommit`
 // run only once the transaction has committed, and never when it rolled back. A failing task is
-// logged; it cannot undo a commit, so it must not fail the request or the job either.
+// logged; it cannot undo a commit, so it must not fail the request or the job either. A transaction
+// that met statements made stale by a schema change runs once more (prepared-statements.ts).
 import type { Kysely } from 'kysely';
 import type { Runtime, ServiceContext } from '../context.ts';
+import { againIfStalePlan } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 type Task = () => void | Promise<void>;
@@ -25,11 +27,13 @@ export function collectingContext(runtime: Runtime, db: ServiceContext['db']): {
 
 export async function unitOfWork<T>(runtime: Runtime, db: Kysely<Database>, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   let tasks: Task[] = [];
-  const result = await db.transaction().execute(async (trx) => {
-    const collected = collectingContext(runtime, trx);
-    tasks = collected.tasks;
-    return work(collected.ctx);
-  });
+  const result = await againIfStalePlan(() =>
+    db.transaction().execute(async (trx) => {
+      const collected = collectingContext(runtime, trx);
+      tasks = collected.tasks;
+      return work(collected.ctx);
+    }),
+  );
   await runTasks(runtime, tasks);
   return result;
 }

@@ -10,6 +10,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { RequestContext, Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { againIfStalePlan } from '../db/prepared-statements.ts';
 import { collectingContext, runTasks } from '../db/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
@@ -121,41 +122,48 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
 
       const key = info.takesIdempotencyKey ? input.headers['idempotency-key'] : undefined;
       if (key === undefined) {
-        const { result, serialized } = await db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
+        const { result, serialized } = await againIfStalePlan(() => {
+          tasks.length = 0;
+          return db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
+        });
         await runTasks(runtime, tasks);
         return send(res, result, serialized);
       }
 
       const scope: KeyScope = { credentialId: principal.credentialId, operationId: op.operationId, key };
       const fingerprint = requestFingerprint({ operationId: op.operationId, path: input.path, query: input.query, body: input.body });
-      const trx = await db.startTransaction().execute();
-      try {
-        const keyCtx = collectingContext(runtime, trx).ctx;
-        const stored = await claimKey(keyCtx, scope, fingerprint);
-        if (stored !== undefined) {
-          await trx.commit().execute();
-          return send(res, stored, serialize(stored), true);
-        }
-        const work = await trx.savepoint('work').execute();
+      // A stale plan (prepared-statements.ts) rolls the whole transaction back, key claim included.
+      await againIfStalePlan(async () => {
+        tasks.length = 0;
+        const trx = await db.startTransaction().execute();
         try {
-          const { result, serialized } = await execute(op, info, input, principal, work, tasks);
-          await rememberResponse(keyCtx, scope, fingerprint, result);
-          await trx.commit().execute();
-          await runTasks(runtime, tasks);
-          return send(res, result, serialized);
-        } catch (err) {
-          const { error } = toApiError(err, req);
-          // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
-          if (error.status >= 500) throw err;
-          await work.rollbackToSavepoint('work').execute();
-          await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
-          await trx.commit().execute();
-          throw err;
+          const keyCtx = collectingContext(runtime, trx).ctx;
+          const stored = await claimKey(keyCtx, scope, fingerprint);
+          if (stored !== undefined) {
+            await trx.commit().execute();
+            return send(res, stored, serialize(stored), true);
+          }
+          const work = await trx.savepoint('work').execute();
+          try {
+            const { result, serialized } = await execute(op, info, input, principal, work, tasks);
+            await rememberResponse(keyCtx, scope, fingerprint, result);
+            await trx.commit().execute();
+            await runTasks(runtime, tasks);
+            return send(res, result, serialized);
+          } catch (err) {
+            const { error } = toApiError(err, req);
+            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
+            if (error.status >= 500) throw err;
+            await work.rollbackToSavepoint('work').execute();
+            await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
+            await trx.commit().execute();
+            throw err;
+          }
+        } finally {
+          // Whatever went wrong first is what the caller hears about, not a failed rollback.
+          if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch((err: unknown) => runtime.log.warn({ err }, 'rollback failed'));
         }
-      } finally {
-        // Whatever went wrong first is what the caller hears about, not a failed rollback.
-        if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch((err: unknown) => runtime.log.warn({ err }, 'rollback failed'));
-      }
+      });
     } catch (err) {
       next(err);
     }

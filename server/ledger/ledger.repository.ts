@@ -4,6 +4,7 @@
 // and the deferred trigger keeps every movement's entries summing to zero, whatever the code does.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { againIfStalePlan } from '../db/prepared-statements.ts';
 import type { Database, LedgerMovementTable, MovementKind } from '../db/schema.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 
@@ -97,7 +98,7 @@ export async function movementKinds(db: Db, transactionId: string): Promise<Move
 
 /** Runs `read` in one REPEATABLE READ snapshot of the database. */
 export function inSnapshot<T>(db: Kysely<Database>, read: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction().setIsolationLevel('repeatable read').execute(read);
+  return againIfStalePlan(() => db.transaction().setIsolationLevel('repeatable read').execute(read));
 }
 
 export interface BalanceDifference {
