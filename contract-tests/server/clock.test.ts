@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { target } from '../support/api.ts';
-import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
+import { advanceClock, jsonHeaders, newCredentials } from '../support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const token = newCredentials();
@@ -13,10 +14,10 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
 
 // A server of its own: moving the shared target's clock would disturb the other files' tests.
 describe.skipIf(target !== 'pglite')('the server clock', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
+    server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
     receiver = await startWebhookReceiver();
   }, 120_000);
   afterAll(async () => {
@@ -63,7 +64,7 @@ describe.skipIf(target !== 'pglite')('the server clock', () => {
   }, 60_000);
 
   it('only under NODE_ENV=test: a production server has no clock control', async () => {
-    const production = await startServer({ NODE_ENV: 'production', PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+    const production = await startInProcess({ NODE_ENV: 'production', PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
     try {
       expect((await fetch(`${production.origin}/__test/clock`)).status).toBe(404);
       expect((await fetch(`${production.origin}/__test/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":1000}' })).status).toBe(404);

@@ -22,7 +22,8 @@ import {
   transferOut,
 } from '../support/factories.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
-import { advanceClock, jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
+import { advanceClock, jsonHeaders, newCredentials } from '../support/server-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const token = newCredentials();
@@ -35,13 +36,13 @@ interface PaymentEvent {
 }
 
 describe.skipIf(target !== 'pglite')('payment webhooks', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   let receiver: WebhookReceiver;
   let via: PaymentsClient;
   let secret: string;
 
   beforeAll(async () => {
-    server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
+    server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
     receiver = await startWebhookReceiver();
     via = checkedClientOf(server.baseUrl, token);
     const { data, response } = await via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });

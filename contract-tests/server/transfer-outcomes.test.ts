@@ -23,15 +23,16 @@ import {
   transferIn,
   transferOut,
 } from '../support/factories.ts';
-import { advanceClock, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
+import { advanceClock, newCredentials } from '../support/server-process.ts';
 
 const token = newCredentials();
 
 describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server clock', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   let via: PaymentsClient;
   beforeAll(async () => {
-    server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
+    server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
     via = checkedClientOf(server.baseUrl, token);
   }, 120_000);
   afterAll(async () => {

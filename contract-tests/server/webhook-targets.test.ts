@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, publicOnlyLookup } from '../../server/webhooks/webhook-target.ts';
 import { target } from '../support/api.ts';
-import { jsonHeaders, newCredentials, startServer, type ServerProcess } from '../support/server-process.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
+import { jsonHeaders, newCredentials } from '../support/server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const token = newCredentials();
@@ -28,10 +29,10 @@ describe('which addresses are public', () => {
 });
 
 describe.skipIf(target !== 'pglite')('a server that does not allow private webhook targets', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' });
+    server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' });
     receiver = await startWebhookReceiver();
   }, 120_000);
   afterAll(async () => {

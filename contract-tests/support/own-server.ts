@@ -1,17 +1,19 @@
 // A server of a test file's own, for tests that move its clock or change its configuration (which
-// would disturb the other files' tests on the shared target): started before the file's tests of
-// the calling `describe`, stopped after them, with a contract-checked client and its credentials.
+// would disturb the other files' tests on the shared target): started in the file's process before
+// the tests of the calling `describe`, stopped after them, with a contract-checked client and its
+// credentials.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { target } from './api.ts';
 import { adminUrlOf, createDatabase } from './postgres-database.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 import { checkedClientOf } from './factories.ts';
+import { startInProcess, type TestServer } from './in-process-server.ts';
 import { newCredentials, startServer, type ServerProcess } from './server-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 export interface OwnServer {
-  readonly server: ServerProcess;
+  readonly server: TestServer;
   readonly via: PaymentsClient;
   readonly token: { clientId: string; clientSecret: string };
 }
@@ -29,7 +31,7 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
   const own = {
     token,
     databaseUrl: undefined as string | undefined,
-    /** Another process on the same PostgreSQL database, master key and credentials. */
+    /** Another server, a process, on the same PostgreSQL database, master key and credentials. */
     async startAnother() {
       if (own.databaseUrl === undefined) throw new Error('a second process needs the PostgreSQL target');
       const other = await startServer(env);
@@ -44,7 +46,7 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
       drop = database.drop;
       Object.assign(env, { DATABASE_URL: database.url, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
     }
-    (own as { server: ServerProcess }).server = await startServer(env);
+    (own as { server: TestServer }).server = await startInProcess(env);
     (own as { via: PaymentsClient }).via = checkedClientOf(own.server.baseUrl, token);
   }, 120_000);
   afterAll(async () => {

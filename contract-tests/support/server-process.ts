@@ -5,16 +5,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { freePort } from './free-port.ts';
+import type { TestServer } from './in-process-server.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
-export interface ServerProcess {
+export interface ServerProcess extends TestServer {
   child: ChildProcess;
-  port: number;
-  origin: string;
-  /** The API base URL, with the version segment. */
-  baseUrl: string;
-  output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   /** SIGTERM (a clean shutdown) unless told otherwise, and waits for the exit. */
