@@ -1757,7 +1757,10 @@ export interface paths {
          *
          *     Errors: `400 DEVICE_CODE_ALREADY_REDEEMED` when the code was used before;
          *     `400 DEVICE_CODE_EXPIRED` when it is more than 15 minutes old or was replaced by a newer code;
-         *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted).
+         *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted);
+         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address within 5 minutes:
+         *     every redeem from that address, even of a valid code, is refused until `Retry-After` has passed,
+         *     so guessing codes is never worth it.
          */
         post: operations["redeemAgentDeviceCode"];
         delete?: never;
@@ -2974,7 +2977,7 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge) |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address within 5 minutes) |
          *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
          */
         Error429: components["schemas"]["Error"] & {
@@ -11607,6 +11610,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };

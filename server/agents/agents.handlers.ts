@@ -1,8 +1,12 @@
 // Agents as the platform manages them (and decides their actions), and the redemption of a device
 // code by the agent itself.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { unitOfWork } from '../db/unit-of-work.ts';
+import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { ApiError } from '../shared/errors.ts';
 import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';
-import { createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
+import { checkRedeemLimit, countUnknownCode, createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
 
 export const agentHandlers: AreaHandlers<
   | 'createAgent'
@@ -30,7 +34,17 @@ export const agentHandlers: AreaHandlers<
   },
   updateAgentPolicy: async (req, ctx) => ({ status: 200, body: await updateAgentPolicy(ctx, req.path.agentId, req.body) }),
   createAgentDeviceCode: async (req, ctx) => ({ status: 201, body: await issueDeviceCode(ctx, req.path.agentId) }),
-  redeemAgentDeviceCode: async (req, ctx) => ({ status: 200, body: await redeemDeviceCode(ctx, req.path.code) }),
+  // Its own transaction: an unknown code is counted against the address although the request fails.
+  redeemAgentDeviceCode: withoutTransaction(async (req, ctx) => {
+    const db = ctx.db as Kysely<Database>; // outside a transaction: withoutTransaction hands over the pool
+    await checkRedeemLimit(ctx, req.source);
+    try {
+      return { status: 200, body: await unitOfWork(ctx, db, (uow) => redeemDeviceCode({ ...ctx, ...uow }, req.path.code)) };
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'DEVICE_CODE_NOT_FOUND') await countUnknownCode(ctx, req.source);
+      throw err;
+    }
+  }),
   listAgentActions: async (req, ctx) => ({ status: 200, body: await listAgentActions(ctx, req.path.agentId, req.query) }),
   getAgentAction: async (req, ctx) => ({ status: 200, body: await getAgentAction(ctx, req.path.agentId, req.path.actionId) }),
   approveAgentAction: async (req, ctx) => ({ status: 200, body: await approveAgentAction(ctx, req.path.agentId, req.path.actionId) }),

@@ -52,6 +52,7 @@ interface HandlerInput {
   path: Record<string, string>;
   query: Record<string, unknown>;
   headers: Record<string, string | undefined>;
+  source: string;
   body: unknown;
   files: UploadedFile[];
 }
@@ -65,7 +66,7 @@ function readInput(req: OpenApiRequest, info: OperationInfo): HandlerInput {
   assertSafe(req.body, '/');
   files.forEach((f) => assertSafe(f.originalname, `/${f.fieldname}`));
   if (info.bodyRequired && (req.body === undefined || !hasBody(req))) throw invalidField('/', 'This operation needs a request body.', 'required');
-  return { path, query: typedQuery(query, info.parameters), headers: req.headers as Record<string, string | undefined>, body: req.body, files };
+  return { path, query: typedQuery(query, info.parameters), headers: req.headers as Record<string, string | undefined>, source: req.ip ?? '', body: req.body, files };
 }
 
 function send(res: Response, result: Result, serialized: string | undefined, replayed = false): void {

@@ -23,6 +23,8 @@ export interface OperationRequest<K extends OperationId> {
   path: Parameters<K> extends { path: infer P } ? (P extends undefined ? Record<string, never> : NonNullable<P>) : Record<string, never>;
   query: Parameters<K> extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
   headers: Record<string, string | undefined>;
+  /** The address the request came from (Express's `req.ip`: the peer's, unless 'trust proxy' is set). */
+  source: string;
   body: Op<K> extends { requestBody?: infer R } ? BodyOf<NonNullable<R>> : undefined;
   files: UploadedFile[];
 }

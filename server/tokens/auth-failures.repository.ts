@@ -25,3 +25,9 @@ export async function recordFailure(db: Db, clientIdHash: string, at: Date, wind
 export async function deleteExpiredFailures(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('auth_failures').where('window_started_at', '<', before).execute();
 }
+
+/** The failure window counted under `key`, if there is one (open or not). */
+export async function findFailureWindow(db: Db, key: string): Promise<{ windowStartedAt: Date; failures: number } | undefined> {
+  const row = await db.selectFrom('auth_failures').select(['window_started_at', 'failures']).where('client_id_hash', '=', key).executeTakeFirst();
+  return row === undefined ? undefined : { windowStartedAt: row.window_started_at, failures: row.failures };
+}
