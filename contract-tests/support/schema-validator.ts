@@ -2,9 +2,9 @@
 // 3.1 dialect. The server validates with Ajv (inside express-openapi-validator) and Prism with its
 // own Ajv, so a schema or instance that only one of them mishandles is caught here.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setShouldValidateFormat } from '@hyperjump/json-schema/openapi-3-1';
 import '@hyperjump/json-schema/formats';
 import { BASIC, deserialize, getSchema, interpret, Validation, type CompiledSchema } from '@hyperjump/json-schema/experimental';
@@ -124,4 +124,10 @@ export async function prepareValidators(pointers: Iterable<string>): Promise<voi
   const partial = `${cacheFile}.${process.pid}.partial`;
   writeFileSync(partial, serialized(ast));
   renameSync(partial, cacheFile);
+  // The ASTs of earlier bundles (a megabyte each) are of no more use: a reader that loses one
+  // compiles what it needs instead.
+  const dir = dirname(cacheFile);
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('compiled-schemas-') && name.endsWith('.json') && name !== basename(cacheFile)) rmSync(join(dir, name), { force: true });
+  }
 }
