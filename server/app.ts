@@ -43,12 +43,17 @@ export interface AppOptions {
   validateResponses: boolean;
   /** False only in `npm run bench`'s comparison run (see bare-router.ts). */
   validateRequests?: boolean;
+  /** Express's 'trust proxy': whose X-Forwarded-For gives a request's address (config.ts). */
+  trustProxy?: boolean | number | string[];
   testControls: boolean;
 }
 
-export function createApp({ runtime, db, validateResponses, validateRequests = true, testControls }: AppOptions): Express {
+export function createApp({ runtime, db, validateResponses, validateRequests = true, trustProxy = false, testControls }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // A request's address keys the device-code guessing limit: behind a load balancer every request
+  // would otherwise come from the balancer's address, and all would share one limit.
+  app.set('trust proxy', trustProxy);
   app.set('etag', false);
 
   app.use((req, res, next) => {

@@ -1,5 +1,6 @@
 // Runtime configuration, read once from the environment and checked: a value the server cannot
 // work with stops it at start with a message that says what to change, never later with a 500.
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
 export interface Config {
@@ -25,6 +26,11 @@ export interface Config {
   masterKeyFile: string;
   /** Webhook endpoints on loopback or private addresses: on for the local sandbox, off in production. */
   allowPrivateWebhookTargets: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for a request's address (Express's 'trust proxy'):
+   * false (the peer's address), true (any), a number of hops, or addresses, subnets and names.
+   */
+  trustProxy: boolean | number | string[];
   production: boolean;
   /** Test-only controls (moving the clock, fault injection): only with NODE_ENV=test. */
   testControls: boolean;
@@ -63,6 +69,28 @@ function flag(name: string, value: string | undefined, fallback: boolean, proble
   if (value === '0' || value === 'false') return false;
   problems.push(`${name} must be 1 or 0 (true or false), not "${value}".`);
   return fallback;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+function trustProxy(value: string | undefined, problems: string[]): Config['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyEntry(entry));
+  if (wrong.length > 0) {
+    problems.push(`TRUST_PROXY must be true, false, a number of proxies, or a comma-separated list of addresses, subnets (10.0.0.0/8) and ${PROXY_NAMES.join(', ')}; not ${wrong.map((w) => `"${w}"`).join(', ')}.`);
+  }
+  return entries;
 }
 
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
@@ -109,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: key,
     masterKeyFile: env.PAYMENTS_MASTER_KEY_FILE || join(keyFileDir, 'master.key'),
     allowPrivateWebhookTargets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, !production, problems),
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     production,
     testControls: env.NODE_ENV === 'test',
     testFault: testFault(env.PAYMENTS_TEST_FAULT, env.NODE_ENV === 'test', problems),

@@ -36,7 +36,7 @@ export async function startServer(config: Config, log: Logger): Promise<StartedS
   if (config.testFault !== undefined) log.warn({ testFault: config.testFault }, 'PAYMENTS_TEST_FAULT: the ledger is broken on purpose (NODE_ENV=test only)');
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
-  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, testControls: config.testControls }));
+  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, trustProxy: config.trustProxy, testControls: config.testControls }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

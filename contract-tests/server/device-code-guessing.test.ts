@@ -5,14 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { target } from '../support/api.ts';
+import { startInProcess } from '../support/in-process-server.ts';
 import { ownServer } from '../support/own-server.ts';
-import { advanceClock } from '../support/server-process.ts';
+import { advanceClock, newCredentials } from '../support/server-process.ts';
 
 const MINUTE = 60_000;
 
 describe.skipIf(target === 'prism' || target === 'proxy')('guessing device codes', () => {
   const own = ownServer({ onTargetDatabase: true });
-  const redeem = (baseUrl: string, code: string) => fetch(`${baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST' });
+  const redeem = (baseUrl: string, code: string, forwardedFor?: string) =>
+    fetch(`${baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST', headers: forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor } });
   const unknownCode = (i: number) => `AGENT-ZZZZ-${String(i).padStart(4, '0')}`;
   const newAgentCode = async () => {
     const { data: customer } = await own.via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] } });
@@ -48,5 +50,22 @@ describe.skipIf(target === 'prism' || target === 'proxy')('guessing device codes
     for (let i = 0; i < 5; i++) expect((await redeem(other.baseUrl, unknownCode(300 + i))).status).toBe(404);
     expect((await redeem(own.server.baseUrl, unknownCode(400))).status).toBe(429);
     expect((await redeem(other.baseUrl, unknownCode(401))).status).toBe(429);
+  });
+
+  it('an X-Forwarded-For header changes nothing unless TRUST_PROXY says whose to believe', async () => {
+    await advanceClock(own.server.origin, 5 * MINUTE + 1_000); // a fresh window
+    for (let i = 0; i < 10; i++) expect((await redeem(own.server.baseUrl, unknownCode(500 + i), `198.51.100.${i}`)).status).toBe(404);
+    expect((await redeem(own.server.baseUrl, unknownCode(510), '198.51.100.99')).status).toBe(429);
+
+    const token = newCredentials();
+    const behindProxy = await startInProcess({ TRUST_PROXY: 'loopback', PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
+    try {
+      for (let i = 0; i < 10; i++) expect((await redeem(behindProxy.baseUrl, unknownCode(600 + i), '203.0.113.1')).status).toBe(404);
+      expect((await redeem(behindProxy.baseUrl, unknownCode(610), '203.0.113.1')).status).toBe(429);
+      // Another client behind the same proxy has a limit of its own.
+      expect((await redeem(behindProxy.baseUrl, unknownCode(611), '203.0.113.2')).status).toBe(404);
+    } finally {
+      await behindProxy.stop();
+    }
   });
 });

@@ -11,4 +11,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_MASTER_KEY: MASTER_KEY, VALIDATE_REQUESTS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_MASTER_KEY: MASTER_KEY, VALIDATE_REQUESTS: '0' })).toThrow(/benchmarks only/);
   });
+
+  it('reads TRUST_PROXY as Express does, and refuses what it could not use', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8,192.0.2.7' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0/8', 'localhost', '::1/129', '1,2']) {
+      expect(() => loadConfig({ TRUST_PROXY: wrong }), wrong).toThrow(/TRUST_PROXY must be/);
+    }
+  });
 });
