@@ -47,23 +47,17 @@ describe.runIf(runsOn)('named prepared statements', () => {
   });
 
   it('runs a transaction again only for a stale plan, and only once', async () => {
-    let attempts = 0;
-    const stale = Object.assign(new Error('cached plan must not change result type'), { code: '0A000' });
-    await expect(
-      againIfStalePlan(async () => {
+    /** How many times againIfStalePlan runs an attempt that always fails with `err` (which it must pass on). */
+    const attemptsFailingWith = async (err: Error) => {
+      let attempts = 0;
+      const failing = async () => {
         attempts += 1;
-        throw stale;
-      }),
-    ).rejects.toBe(stale);
-    expect(attempts).toBe(2);
-    attempts = 0;
-    const other = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
-    await expect(
-      againIfStalePlan(async () => {
-        attempts += 1;
-        throw other;
-      }),
-    ).rejects.toBe(other);
-    expect(attempts).toBe(1);
+        throw err;
+      };
+      await expect(againIfStalePlan(failing)).rejects.toBe(err);
+      return attempts;
+    };
+    expect(await attemptsFailingWith(Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }))).toBe(2);
+    expect(await attemptsFailingWith(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(1);
   });
 });
