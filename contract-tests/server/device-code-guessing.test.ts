@@ -15,6 +15,7 @@ describe.skipIf(target === 'prism' || target === 'proxy')('guessing device codes
   const own = ownServer({ onTargetDatabase: true });
   const redeem = (baseUrl: string, code: string, forwardedFor?: string) =>
     fetch(`${baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST', headers: forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor } });
+  // Codes are issued without 0 and 1, so one with a 0 never exists.
   const unknownCode = (i: number) => `AGENT-ZZZZ-${String(i).padStart(4, '0')}`;
   const newAgentCode = async () => {
     const { data: customer } = await own.via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] } });
