@@ -268,11 +268,13 @@ export async function moveTransaction(
     const kinds = await movementKinds(ctx.db, row.id);
     const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
     const { currency, amount } = row;
-    // A payout whose refund failed too: the money is gone outside until support resolves it.
-    if (held && to === 'FAILED' && failureReason === 'REFUND_FAILED') await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
-    else if (held && to === 'COMPLETED') await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
-    else if (held && (to === 'FAILED' || to === 'CANCELLED')) await post(ctx, row.id, { kind: 'RELEASE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: account });
-    else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
+    // Held money settles when the payout completes, and also when its refund failed too: the money
+    // is then gone outside until support resolves it.
+    if (held && (to === 'COMPLETED' || (to === 'FAILED' && failureReason === 'REFUND_FAILED'))) {
+      await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
+    } else if (held && (to === 'FAILED' || to === 'CANCELLED')) {
+      await post(ctx, row.id, { kind: 'RELEASE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: account });
+    } else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
       await post(ctx, row.id, { kind: 'RECEIVE', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
     } else if (row.type === 'OUTGOING' && row.status === 'COMPLETED' && to === 'FAILED' && failureReason !== 'REFUND_FAILED') {
       // A completed payment the receiving bank returned: the money comes back from outside.
