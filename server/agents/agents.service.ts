@@ -10,10 +10,11 @@ import { requireExternalAccount } from '../external-accounts/external-accounts.s
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
-import { ApiError, badRequest, conflict, invalidField, notFound, tooManyRequests } from '../shared/errors.ts';
+import { ApiError, badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { findFailureWindow, recordFailure } from '../tokens/auth-failures.repository.ts';
+import { FAILURE_WINDOW_MS, refuseUntilWindowCloses } from '../tokens/tokens.service.ts';
 import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
   findAgent,
@@ -169,22 +170,17 @@ export async function issueDeviceCode(ctx: PlatformContext, agentId: string): Pr
   return issueCode(ctx, row.id);
 }
 
-/** Unknown device codes one address may try within REDEEM_WINDOW_MS; then its redeems are refused. */
+/** Unknown device codes one address may try within a failure window (FAILURE_WINDOW_MS); then its redeems are refused. */
 export const MAX_UNKNOWN_CODES = 10;
-export const REDEEM_WINDOW_MS = 5 * 60_000;
 // Counted in the database with the failed authentications (so every process shares the count),
 // under a key of their own: a code has 40 bits, and unlimited guesses would find live ones.
 const redeemKey = (source: string) => `device-code-redeem:${sha256(source)}`;
-
-function refuseRedeems(windowStartedAt: Date, at: Date): void {
-  const closesAt = addMs(windowStartedAt, REDEEM_WINDOW_MS);
-  if (closesAt > at) throw tooManyRequests('RATE_LIMITED', 'Too many unknown device codes from this address; wait before trying again.', (closesAt.getTime() - at.getTime()) / 1000);
-}
+const REDEEM_REFUSAL = { code: 'RATE_LIMITED', message: 'Too many unknown device codes from this address; wait before trying again.' } as const;
 
 /** 429 while `source` (the address a redeem came from) has tried too many unknown codes, whatever it sends now. */
 export async function checkRedeemLimit(ctx: ServiceContext, source: string): Promise<void> {
   const window = await findFailureWindow(ctx.db, redeemKey(source));
-  if (window !== undefined && window.failures >= MAX_UNKNOWN_CODES) refuseRedeems(window.windowStartedAt, ctx.clock.now());
+  if (window !== undefined && window.failures >= MAX_UNKNOWN_CODES) refuseUntilWindowCloses(window.windowStartedAt, ctx.clock.now(), REDEEM_REFUSAL);
 }
 
 /**
@@ -194,8 +190,8 @@ export async function checkRedeemLimit(ctx: ServiceContext, source: string): Pro
  */
 export async function countUnknownCode(ctx: ServiceContext, source: string): Promise<void> {
   const at = ctx.clock.now();
-  const recorded = await recordFailure(ctx.db, redeemKey(source), at, REDEEM_WINDOW_MS);
-  if (recorded.failures > MAX_UNKNOWN_CODES) refuseRedeems(recorded.windowStartedAt, at);
+  const recorded = await recordFailure(ctx.db, redeemKey(source), at, FAILURE_WINDOW_MS);
+  if (recorded.failures > MAX_UNKNOWN_CODES) refuseUntilWindowCloses(recorded.windowStartedAt, at, REDEEM_REFUSAL);
 }
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */

@@ -83,12 +83,16 @@ export async function deleteToken(ctx: RequestContext, tokenId: string): Promise
 
 const hashClientId = (clientId: string) => createHash('sha256').update(clientId, 'utf8').digest('base64url');
 
-/** 429 until the failure window that started at `windowStartedAt` closes (if it is still open). */
-function refuseUntilWindowCloses(windowStartedAt: Date, at: Date): void {
+type Refusal = { code: components['schemas']['Error429']['code']; message: string };
+const AUTHENTICATION_REFUSAL: Refusal = { code: 'TOO_MANY_FAILED_AUTHENTICATIONS', message: 'Too many failed authentications for this clientId; wait before trying again.' };
+
+/**
+ * 429 with `refusal` until the failure window that started at `windowStartedAt` closes (if it is
+ * still open); for every limit counted in `auth_failures`, which housekeeping keeps for one window.
+ */
+export function refuseUntilWindowCloses(windowStartedAt: Date, at: Date, refusal: Refusal = AUTHENTICATION_REFUSAL): void {
   const closesAt = addMs(windowStartedAt, FAILURE_WINDOW_MS);
-  if (closesAt > at) {
-    throw tooManyRequests('TOO_MANY_FAILED_AUTHENTICATIONS', 'Too many failed authentications for this clientId; wait before trying again.', (closesAt.getTime() - at.getTime()) / 1000);
-  }
+  if (closesAt > at) throw tooManyRequests(refusal.code, refusal.message, (closesAt.getTime() - at.getTime()) / 1000);
 }
 
 /**
