@@ -17,6 +17,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
+import { settleUrlParseWarning } from './http/url-parse-warning.ts';
 import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
 import { requestValidatorSpec, validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
@@ -74,6 +75,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
   cacheValidatorRouteMatchers();
+  settleUrlParseWarning();
   lightenValidatorStart();
   const spec = validatorSpec();
   const operations = indexOperations(spec);
