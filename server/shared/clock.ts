@@ -27,5 +27,6 @@ export class ShiftableClock implements Clock {
 /** The machine's time, never shifted: for what has nothing to do with the sandbox (files' ages on disk). */
 export const machineNow = (): Date => new Date();
 
-export const iso = (d: Date): string => d.toISOString();
+/** `d.toISOString()`, faster (iso-time.ts): every timestamp the API answers is written by it. */
+export { isoString as iso } from './iso-time.ts';
 export const addMs = (d: Date, ms: number): Date => new Date(d.getTime() + ms);
