@@ -10,6 +10,7 @@ import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.ts';
+import { indexValidatorRouteLookup } from './http/route-lookup-index.ts';
 import { lightenValidatorStart } from './http/validator-startup.ts';
 import { bareRouter } from './http/bare-router.ts';
 import { dispatcher } from './http/dispatcher.ts';
@@ -75,6 +76,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
   cacheValidatorRouteMatchers();
+  indexValidatorRouteLookup();
   settleUrlParseWarning();
   lightenValidatorStart();
   const spec = validatorSpec();
