@@ -1,36 +1,38 @@
 import type { components } from '../../generated/openapi.js';
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
 import { iso } from '../shared/clock.ts';
-import { compact } from '../shared/compact.ts';
 import type { CustomerRow } from './customers.repository.ts';
 
 type Customer = components['schemas']['Customer'];
 
 export const INDIVIDUAL_FIELDS = ['fullName', 'birthDate', 'nationality', 'address', 'idType', 'countryOfIssuance'] as const;
 
+/**
+ * Built field by field in the documented order, leaving out the absent ones: a list page maps 20
+ * customers, and spreading intermediate objects through `compact` was a tenth of its CPU.
+ */
 export function toCustomer(row: CustomerRow): Customer {
-  const base = {
-    id: row.id,
-    platformCustomerId: row.platform_customer_id,
-    region: row.region ?? undefined,
-    currencies: row.currencies,
-    embeddedWalletCurrencies: row.embedded_wallet_currencies,
-    email: row.email ?? undefined,
-    phoneNumber: row.phone_number ?? undefined,
-    umaAddress: row.uma_address,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-    isDeleted: row.is_deleted,
-  };
+  const customer: Record<string, unknown> = { id: row.id, platformCustomerId: row.platform_customer_id };
+  if (row.region !== null) customer.region = row.region;
+  customer.currencies = row.currencies;
+  customer.embeddedWalletCurrencies = row.embedded_wallet_currencies;
+  if (row.email !== null) customer.email = row.email;
+  if (row.phone_number !== null) customer.phoneNumber = row.phone_number;
+  customer.umaAddress = row.uma_address;
+  customer.createdAt = iso(row.created_at);
+  customer.updatedAt = iso(row.updated_at);
+  customer.isDeleted = row.is_deleted;
   if (row.customer_type === 'BUSINESS') {
     const profile = row.profile as BusinessProfile;
-    return compact({ ...base, customerType: 'BUSINESS' as const, kybStatus: row.kyb_status ?? 'UNVERIFIED', address: profile.address, businessInfo: profile.businessInfo });
+    customer.customerType = 'BUSINESS';
+    customer.kybStatus = row.kyb_status ?? 'UNVERIFIED';
+    if (profile.address !== undefined) customer.address = profile.address;
+    if (profile.businessInfo !== undefined) customer.businessInfo = profile.businessInfo;
+    return customer as Customer;
   }
   const profile = row.profile as IndividualProfile;
-  return compact({
-    ...base,
-    customerType: 'INDIVIDUAL' as const,
-    kycStatus: row.kyc_status ?? 'UNVERIFIED',
-    ...Object.fromEntries(INDIVIDUAL_FIELDS.map((field) => [field, profile[field]])),
-  });
+  customer.customerType = 'INDIVIDUAL';
+  customer.kycStatus = row.kyc_status ?? 'UNVERIFIED';
+  for (const field of INDIVIDUAL_FIELDS) if (profile[field] !== undefined) customer[field] = profile[field];
+  return customer as Customer;
 }
