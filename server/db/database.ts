@@ -62,6 +62,13 @@ function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
   return pool;
 }
 
+/**
+ * PGlite's own start parameters, with 16 MB of shared buffers instead of PostgreSQL's 128 MB: the
+ * sandbox's data is small (and in memory, or in the page cache), and setting up the larger buffer
+ * pool took a third of each start's CPU and 130 MB of memory touched (a start: 460 → 330 CPU-ms).
+ */
+const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }, log: Logger): Promise<DatabaseHandle> {
   if (options.databaseUrl !== undefined) {
     const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10, Client: PreparingClient }), log);
@@ -79,7 +86,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   // A new database (in memory, or a folder without one yet) starts from the migrated snapshot.
   const fresh = inMemory || !existsSync(join(options.pgliteDataDir, 'PG_VERSION'));
   const template = fresh ? migratedTemplate() : undefined;
-  const pglite = await PGlite.create(options.pgliteDataDir, template === undefined ? {} : { loadDataDir: template });
+  const pglite = await PGlite.create(options.pgliteDataDir, { startParams: PGLITE_START, ...(template === undefined ? {} : { loadDataDir: template }) });
   const pool = survivingDroppedConnections(new pg.Pool({ ...pgliteConfig(pglite, PreparingClient), types }), log);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
