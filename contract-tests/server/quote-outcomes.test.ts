@@ -2,7 +2,7 @@
 // suffix 003 completes after about 6 minutes, 005 completes and is then returned (credited back
 // once), and a quote past its 5 minutes is EXPIRED on every read, cannot be executed, and its
 // waiting real-time payment is expired by the job. "The job runner has run what was due" is
-// observed on a sentinel payment due at the same time, never slept on.
+// observed on a sentinel payment due at the same time, the clock moved past it, never slept on.
 import { describe, expect, it } from 'vitest';
 import { errorOf, target } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
@@ -47,6 +47,7 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
     expect(quote.status).toBe('PROCESSING');
     await advanceClock(own.server.origin, 3 * 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
+    await advanceClock(own.server.origin, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect((await q().getQuote(quote.id)).status).toBe('PROCESSING');
     await advanceClock(own.server.origin, 3 * 60_000 + 1_000);
@@ -67,6 +68,7 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
     expect(await balanceThrough(usd, own.via)).toBe(10_000);
     await advanceClock(own.server.origin, 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
+    await advanceClock(own.server.origin, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect(await balanceThrough(usd, own.via)).toBe(10_000);
   }, 90_000);
@@ -86,6 +88,7 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
     expect(quote.status).toBe('PROCESSING');
     await advanceClock(own.server.origin, 60 * 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
+    await advanceClock(own.server.origin, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect((await q().getQuote(quote.id)).status).toBe('PROCESSING');
     expect(await balanceThrough(usd.id, own.via)).toBe(3_000);

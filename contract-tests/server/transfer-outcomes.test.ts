@@ -6,7 +6,8 @@
 // comes due, with the funds back exactly once.
 //
 // "The job runner has run what was due" is observed, not slept on: a sentinel transfer whose
-// outcome is due at the same time or later is waited for until it has changed.
+// outcome is due at the same time or later is waited for until it has changed, the clock moved
+// past its due time rather than waited out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.ts';
 import { target } from '../support/api.ts';
@@ -59,6 +60,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     // 15 s on, and a sentinel due 3 s later has failed: still PENDING, unchanged.
     await advanceClock(server.origin, 15_000);
     const sentinel = await sent('004', 100, 1_000);
+    await advanceClock(server.origin, 3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(tx);
     expect(await balance(internal.id)).toBe(6_000);
@@ -75,6 +77,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     // Much later: nothing more happens to it.
     await advanceClock(server.origin, 600_000);
     const later = await sent('004', 100, 1_000);
+    await advanceClock(server.origin, 3_000);
     await failed(later.tx.id);
     expect(await get(tx.id)).toEqual(done);
     expect(await balance(internal.id)).toBe(10_000);
@@ -91,6 +94,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect(await balance(internal.id)).toBe(5_000);
     await advanceClock(server.origin, 60_000);
     const sentinel = await sent('004', 100, 1_000);
+    await advanceClock(server.origin, 3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(done);
     expect(await balance(internal.id)).toBe(5_000);
@@ -102,6 +106,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect(tx).toMatchObject({ type: 'INCOMING', status: 'PENDING' });
     await advanceClock(server.origin, 15_000);
     const sentinel = await sent('004', 100, 1_000);
+    await advanceClock(server.origin, 3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(tx);
     expect(await balance(internal.id)).toBe(1_000);
