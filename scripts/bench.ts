@@ -2,7 +2,9 @@
 // on a shared 2-core box mean little), each the median of interleaved rounds:
 //   - ready to serve: spawn to the first authenticated answer, on PostgreSQL and PGlite;
 //   - GET routes at 10 connections: the server on PostgreSQL and on PGlite against the Prism mock
-//     of the same bundle, and against the same server without express-openapi-validator;
+//     of the same bundle, and against the same server without express-openapi-validator; for the
+//     list route, also its floor (scripts/bench/floor-server.ts): node:http running the route's one
+//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite;
 //   - transfer-outs and quotes created+executed per second over HTTP on PostgreSQL against a
 //     raw-SQL loop doing the same ledger writes (scripts/bench/raw-*.ts), with p99 latencies; the
 //     quote pair's p99 with a customer per connection, and with every connection on one pair;
@@ -13,7 +15,7 @@ import { resolve } from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { CONNECTIONS, interleaved, load, median, ROUNDS, SECONDS, type Load } from './bench/load.ts';
-import { authorization, freshDatabase, startMock, startServer, type Running, type Variant } from './bench/processes.ts';
+import { authorization, freshDatabase, startFloor, startMock, startServer, type Running, type Variant } from './bench/processes.ts';
 import { rawQuotes } from './bench/raw-quotes.ts';
 import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
 import { ms, ratio, table, writeResults, type Row } from './bench/report.ts';
@@ -123,16 +125,23 @@ try {
   }
   customers.bare = customers.postgres as string;
   customers.prism = customers.postgres as string;
+  const LIST = 'GET /customers?limit=20';
   const routes: [string, (target: keyof typeof servers) => string][] = [
     ['GET /customers/{id}', (t) => `/customers/${customers[t]}`],
-    ['GET /customers?limit=20', () => '/customers?limit=20'],
+    [LIST, () => '/customers?limit=20'],
     ['GET /config', () => '/config'],
   ];
+  // The list route's floor on the same data: what is left when the framework is taken away.
+  const floors = { postgres: await startFloor('postgres', database.url), pglite: await startFloor('pglite', database.url) };
   try {
     for (const [label, path] of routes) {
       const run = (t: keyof typeof servers) => () => load({ url: `${servers[t].base}${path(t)}`, headers: { authorization } });
+      const floor = (f: keyof typeof floors) => () => load({ url: `${floors[f].base}/customers?limit=20` });
       for (const t of Object.keys(servers) as (keyof typeof servers)[]) await load({ url: `${servers[t].base}${path(t)}`, headers: { authorization }, duration: 1 }); // warm-up
-      const r = await interleaved({ postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism') });
+      const variants = { postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism') };
+      if (label === LIST) for (const f of ['postgres', 'pglite'] as const) await load({ url: `${floors[f].base}/`, duration: 1 });
+      const floorVariants: Record<string, () => Promise<Load>> = label === LIST ? { floorPostgres: floor('postgres'), floorPglite: floor('pglite') } : {};
+      const r = (await interleaved({ ...variants, ...floorVariants })) as Record<keyof typeof variants, Load> & Partial<Record<'floorPostgres' | 'floorPglite', Load>>;
       say(`\n${label}: PostgreSQL ${r.postgres.rps.toFixed(0)} req/s (p99 ${r.postgres.p99} ms), without the validator ${r.bare.rps.toFixed(0)}, PGlite ${r.pglite.rps.toFixed(0)} (p99 ${r.pglite.p99} ms), Prism ${r.prism.rps.toFixed(0)} (p99 ${r.prism.p99} ms)`);
       const failed = r.postgres.failed + r.bare.failed + r.pglite.failed + r.prism.failed;
       rows.push({ measure: `${label}: PostgreSQL / Prism mock`, result: ratio(r.postgres.rps / r.prism.rps), goal: '≥ 5x', met: r.postgres.rps / r.prism.rps >= 5 });
@@ -140,9 +149,14 @@ try {
       rows.push({ measure: `${label}: validated / without express-openapi-validator`, result: ratio(r.postgres.rps / r.bare.rps), goal: '≥ 0.50x', met: r.postgres.rps / r.bare.rps >= 0.5 });
       rows.push({ measure: `${label}: p99 on PostgreSQL; non-2xx (all variants)`, result: `${r.postgres.p99} ms; ${failed}`, goal: '≤ 15 ms; 0', met: r.postgres.p99 <= 15 && failed === 0 });
       rows.push({ measure: `${label}: req/s PostgreSQL · PGlite · Prism`, result: `${r.postgres.rps.toFixed(0)} · ${r.pglite.rps.toFixed(0)} · ${r.prism.rps.toFixed(0)}`, goal: '', met: undefined });
+      if (r.floorPostgres !== undefined && r.floorPglite !== undefined) {
+        say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}`);
+        rows.push({ measure: `${label}: its floor on PostgreSQL · PGlite / Prism mock`, result: `${ratio(r.floorPostgres.rps / r.prism.rps)} · ${ratio(r.floorPglite.rps / r.prism.rps)}`, goal: '', met: undefined });
+        notes.push('List floor: scripts/bench/floor-server.ts, node:http sending the route's one SQL statement through the server's database layer and answering the same JSON (toCustomer, the same envelope); no Express, validation, authentication or query building. On PGlite it copies the rows into a database of its own.');
+      }
     }
   } finally {
-    await Promise.all(Object.values(servers).map((s) => s.stop()));
+    await Promise.all([...Object.values(servers), ...Object.values(floors)].map((s) => s.stop()));
   }
 
   // 3. Transfer-outs (COMPLETED at once) over HTTP against the same ledger writes in raw SQL.

@@ -63,6 +63,22 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** The list route's floor (floor-server.ts) on `url`'s data, on PostgreSQL or copied into PGlite; `base` answers the list at any path. */
+export async function startFloor(database: 'postgres' | 'pglite', url: string): Promise<Running> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['scripts/bench/floor-server.ts', database, url], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /PORT (\d+)/.exec(out);
+      if (found?.[1] !== undefined) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, readyMs: performance.now() - started, stop: () => stopChild(child) };
+}
+
 export async function startMock(): Promise<Running> {
   const started = performance.now();
   const prism = await startPrism(['mock', 'generated/openapi.yaml']);

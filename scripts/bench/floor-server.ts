@@ -1,0 +1,50 @@
+// The floor of `GET /customers?limit=20`: what any server answering it must do, and nothing else.
+// node:http; the one SQL statement the server sends, through the server's own database layer
+// (pool, prepared statements, type parsers); the rows mapped by the server's own toCustomer; the
+// same JSON envelope. No Express, no validation, no authentication, no query building. On PGlite
+// (`pglite`), the platform and customers rows are first copied from the PostgreSQL database.
+// `node scripts/bench/floor-server.ts postgres|pglite <database url>`: prints `PORT <n>` when it listens.
+import { createServer } from 'node:http';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { toCustomer } from '../../server/customers/customers.mapper.ts';
+import type { CustomerRow } from '../../server/customers/customers.repository.ts';
+import { openDatabase } from '../../server/db/database.ts';
+
+const [mode, url] = process.argv.slice(2) as ['postgres' | 'pglite', string];
+const LIST =
+  'select *, (select count(*) as "n" from "customers" where "platform_id" = $1 and "is_deleted" = $2) as "total_matches" from "customers" ' +
+  'where "platform_id" = $3 and "is_deleted" = $4 order by "customers"."created_at" desc, "customers"."id" desc limit $5';
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent };
+
+const source = new pg.Client({ connectionString: url });
+await source.connect();
+const platformId = String((await source.query('select platform_id from customers limit 1')).rows[0]?.platform_id);
+const { db } = await openDatabase({ databaseUrl: mode === 'postgres' ? url : undefined, pgliteDataDir: 'memory://' }, silent as never);
+if (mode === 'pglite') {
+  for (const table of ['platforms', 'customers']) {
+    const json = new Set((await source.query(`select column_name from information_schema.columns where table_name = $1 and data_type in ('json', 'jsonb')`, [table])).rows.map((r) => String(r.column_name)));
+    for (const row of (await source.query(`select * from ${table}`)).rows as Record<string, unknown>[]) {
+      const columns = Object.keys(row);
+      const values = columns.map((c) => (json.has(c) && row[c] !== null ? JSON.stringify(row[c]) : row[c]));
+      await db.executeQuery(CompiledQuery.raw(`insert into ${table} (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, values));
+    }
+  }
+}
+await source.end();
+
+const server = createServer((_req, res) => {
+  db.executeQuery<CustomerRow & { total_matches: string }>(CompiledQuery.raw(LIST, [platformId, false, platformId, false, 21])).then(
+    ({ rows }) => {
+      const body = { data: rows.slice(0, 20).map(({ total_matches: _, ...row }) => toCustomer(row)), hasMore: rows.length > 20, totalCount: Number(rows[0]?.total_matches ?? 0) };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    },
+    () => {
+      res.statusCode = 500;
+      res.end();
+    },
+  );
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT ${(server.address() as { port: number }).port}\n`));
+process.on('SIGTERM', () => process.exit(0));
