@@ -73,8 +73,15 @@ function send(res: Response, result: Result, serialized: string | undefined, rep
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   res.status(result.status);
-  if (serialized === undefined) res.end();
-  else res.type('application/json').send(serialized);
+  if (serialized === undefined) {
+    res.end();
+    return;
+  }
+  // Written directly: Express's send() re-parses the content type to add a charset, and checks
+  // freshness against an ETag and a Last-Modified this API never sets. Node sends no body to HEAD.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(serialized));
+  res.end(serialized);
 }
 
 const serialize = (result: Result): string | undefined => (result.body === undefined || result.status === 204 ? undefined : JSON.stringify(result.body));
