@@ -1,5 +1,6 @@
 // express-openapi-validator 5.6 compiles the path-to-regexp matcher of every route it scans on
-// every request (lookupRoute in openapi.metadata.js): with 60-odd paths that was 8 % of a GET's CPU.
+// every request (lookupRoute in openapi.metadata.js): with 60-odd paths that was 8 % of a GET's CPU
+// (it now scans only the routes of the request's area: route-lookup-index.ts).
 // Upstream has the fix open (cdimascio/express-openapi-validator#1217, "perf: cache route
 // matchers"); until it ships, the validator's own copy of path-to-regexp memoizes its matchers.
 // A compiled matcher holds no state (no `g` flag), so sharing one is safe.
@@ -14,8 +15,8 @@ export function cacheValidatorRouteMatchers(): void {
   const library = require(require.resolve('path-to-regexp', { paths: [validator] })) as { pathToRegexp: PathToRegexp & { memoized?: true } };
   const compile = library.pathToRegexp;
   if (compile.memoized) return;
-  // Keyed by the route string, then by the two flags: the validator asks for every route on every
-  // request, so building a combined key string each time cost as much as the lookup it saved.
+  // Keyed by the route string, then by the two flags: the validator asks for every route it scans
+  // on every request, so building a combined key string each time cost as much as the lookup saved.
   const compiled = new Map<string, ReturnType<PathToRegexp>[]>();
   const memoized: PathToRegexp & { memoized?: true } = (path, options = {}) => {
     // The validator passes only these two options; anything else is compiled as asked, uncached.
