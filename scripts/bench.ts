@@ -136,10 +136,10 @@ try {
   try {
     for (const [label, path] of routes) {
       const run = (t: keyof typeof servers) => () => load({ url: `${servers[t].base}${path(t)}`, headers: { authorization } });
-      const floor = (f: keyof typeof floors) => () => load({ url: `${floors[f].base}/customers?limit=20` });
+      const floor = (f: keyof typeof floors, duration = SECONDS) => () => load({ url: `${floors[f].base}/customers?limit=20`, duration });
       for (const t of Object.keys(servers) as (keyof typeof servers)[]) await load({ url: `${servers[t].base}${path(t)}`, headers: { authorization }, duration: 1 }); // warm-up
       const variants = { postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism') };
-      if (label === LIST) for (const f of ['postgres', 'pglite'] as const) await load({ url: `${floors[f].base}/`, duration: 1 });
+      if (label === LIST) for (const f of ['postgres', 'pglite'] as const) await floor(f, 1)(); // warm-up
       const floorVariants: Record<string, () => Promise<Load>> = label === LIST ? { floorPostgres: floor('postgres'), floorPglite: floor('pglite') } : {};
       const r = (await interleaved({ ...variants, ...floorVariants })) as Record<keyof typeof variants, Load> & Partial<Record<'floorPostgres' | 'floorPglite', Load>>;
       say(`\n${label}: PostgreSQL ${r.postgres.rps.toFixed(0)} req/s (p99 ${r.postgres.p99} ms), without the validator ${r.bare.rps.toFixed(0)}, PGlite ${r.pglite.rps.toFixed(0)} (p99 ${r.pglite.p99} ms), Prism ${r.prism.rps.toFixed(0)} (p99 ${r.prism.p99} ms)`);
