@@ -1,7 +1,7 @@
 // Agent actions. Their status moves only conditionally on the status it was read in.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { AgentActionTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -35,11 +35,19 @@ export async function findActionForUpdate(db: Db, platformId: string, id: string
   return db.selectFrom('agent_actions').selectAll().where('platform_id', '=', platformId).where('id', '=', id).where('agent_id', '=', agentId).forUpdate().executeTakeFirst();
 }
 
+const actionsPage = pageQuery(
+  'agent_actions',
+  (db, p: ActionFilters & { platformId: string }) => {
+    let q = db.selectFrom('agent_actions').where('platform_id', '=', p.platformId).where('agent_id', '=', p.agentId);
+    if (p.status !== undefined) q = q.where('status', '=', p.status);
+    if (p.type !== undefined) q = q.where('type', '=', p.type);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listActions(db: Db, platformId: string, f: ActionFilters, page: PageRequest): Promise<PageRows<AgentActionRow>> {
-  let q = db.selectFrom('agent_actions').where('platform_id', '=', platformId).where('agent_id', '=', f.agentId);
-  if (f.status !== undefined) q = q.where('status', '=', f.status);
-  if (f.type !== undefined) q = q.where('type', '=', f.type);
-  return paginate(q, 'agent_actions', page, (s) => s.selectAll());
+  return actionsPage(db, { platformId, agentId: f.agentId, status: f.status, type: f.type }, page);
 }
 
 /** What the agent's pending and approved actions since `since` weigh: their total and their number. */

@@ -1,8 +1,8 @@
 // Agents and their device codes. A deleted agent keeps its row (its actions name it) but is never
 // found again: not by id, not by its access token.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
 import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -36,16 +36,45 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
   return db.selectFrom('agents').selectAll().where('access_token_hash', '=', tokenHash).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & {
+  platformId: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+};
+
+const agentsPage = pageQuery(
+  'agents',
+  (db, p: AgentListParams) => {
+    let q = db.selectFrom('agents').where('platform_id', '=', p.platformId).where('deleted_at', 'is', null);
+    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+    if (p.isPaused !== undefined) q = q.where('is_paused', '=', p.isPaused);
+    if (p.isConnected !== undefined) q = q.where(sql<boolean>`connected_at is not null`, '=', p.isConnected);
+    if (p.createdAfter !== undefined) q = q.where('created_at', '>=', p.createdAfter);
+    if (p.createdBefore !== undefined) q = q.where('created_at', '<=', p.createdBefore);
+    if (p.updatedAfter !== undefined) q = q.where('updated_at', '>=', p.updatedAfter);
+    if (p.updatedBefore !== undefined) q = q.where('updated_at', '<=', p.updatedBefore);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listAgents(db: Db, platformId: string, f: AgentFilters, page: PageRequest): Promise<PageRows<AgentRow>> {
-  let q = db.selectFrom('agents').where('platform_id', '=', platformId).where('deleted_at', 'is', null);
-  if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
-  if (f.isPaused !== undefined) q = q.where('is_paused', '=', f.isPaused);
-  if (f.isConnected !== undefined) q = q.where('connected_at', f.isConnected ? 'is not' : 'is', null);
-  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', new Date(f.createdAfter));
-  if (f.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(f.createdBefore));
-  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(f.updatedAfter));
-  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(f.updatedBefore));
-  return paginate(q, 'agents', page, (s) => s.selectAll());
+  return agentsPage(
+    db,
+    {
+      platformId,
+      customerId: f.customerId,
+      isPaused: f.isPaused,
+      isConnected: f.isConnected,
+      createdAfter: dateOrUndefined(f.createdAfter),
+      createdBefore: dateOrUndefined(f.createdBefore),
+      updatedAfter: dateOrUndefined(f.updatedAfter),
+      updatedBefore: dateOrUndefined(f.updatedBefore),
+    },
+    page,
+  );
 }
 
 export async function updateAgentRow(

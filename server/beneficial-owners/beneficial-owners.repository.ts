@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { BeneficialOwnerTable } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -33,10 +33,17 @@ export async function updateBeneficialOwner(db: Db, id: string, changes: Benefic
     .executeTakeFirst();
 }
 
+const ownersPage = pageQuery(
+  'beneficial_owners',
+  (db, p: { platformId: string; customerId?: string }) => {
+    const q = db.selectFrom('beneficial_owners').where('platform_id', '=', p.platformId);
+    return p.customerId === undefined ? q : q.where('customer_id', '=', p.customerId);
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listBeneficialOwners(db: Db, platformId: string, filters: { customerId?: string }, page: PageRequest): Promise<PageRows<BeneficialOwnerRow>> {
-  let q = db.selectFrom('beneficial_owners').where('platform_id', '=', platformId);
-  if (filters.customerId !== undefined) q = q.where('customer_id', '=', filters.customerId);
-  return paginate(q, 'beneficial_owners', page, (s) => s.selectAll());
+  return ownersPage(db, { platformId, customerId: filters.customerId }, page);
 }
 
 /** Identifiers not sealed yet (stored by an earlier version); none once they have been sealed. */

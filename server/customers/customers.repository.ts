@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { paginate } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
 import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -86,21 +86,57 @@ export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<
   return db.updateTable('customers').set({ is_deleted: true, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A list's filters as query parameters: present or absent, each is the shape of the query. */
+type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore'> & {
+  platformId: string;
+  isDeleted?: false;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+};
+
+const customersPage = pageQuery(
+  'customers',
+  (db, p: ListParams) => {
+    let q = db.selectFrom('customers').where('platform_id', '=', p.platformId);
+    if (p.isDeleted !== undefined) q = q.where('is_deleted', '=', p.isDeleted);
+    if (p.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', p.platformCustomerId);
+    if (p.customerType !== undefined) q = q.where('customer_type', '=', p.customerType);
+    if (p.region !== undefined) q = q.where('region', '=', p.region);
+    if (p.currency !== undefined) q = q.where((eb) => eb(eb.val(p.currency), '=', eb.fn.any('currencies')));
+    if (p.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', p.umaAddress));
+    if (p.kycStatus !== undefined) q = q.where('kyc_status', '=', p.kycStatus);
+    if (p.kybStatus !== undefined) q = q.where('kyb_status', '=', p.kybStatus);
+    if (p.createdAfter !== undefined) q = q.where('created_at', '>=', p.createdAfter);
+    if (p.createdBefore !== undefined) q = q.where('created_at', '<=', p.createdBefore);
+    if (p.updatedAfter !== undefined) q = q.where('updated_at', '>=', p.updatedAfter);
+    if (p.updatedBefore !== undefined) q = q.where('updated_at', '<=', p.updatedBefore);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest): Promise<PageRows<CustomerRow>> {
-  let q = db.selectFrom('customers').where('platform_id', '=', platformId);
-  if (f.isIncludingDeleted !== true) q = q.where('is_deleted', '=', false);
-  if (f.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', f.platformCustomerId);
-  if (f.customerType !== undefined) q = q.where('customer_type', '=', f.customerType);
-  if (f.region !== undefined) q = q.where('region', '=', f.region);
-  if (f.currency !== undefined) q = q.where((eb) => eb(eb.val(f.currency), '=', eb.fn.any('currencies')));
-  if (f.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', f.umaAddress?.toLowerCase()));
-  if (f.kycStatus !== undefined) q = q.where('kyc_status', '=', f.kycStatus);
-  if (f.kybStatus !== undefined) q = q.where('kyb_status', '=', f.kybStatus);
-  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', new Date(f.createdAfter));
-  if (f.createdBefore !== undefined) q = q.where('created_at', '<=', new Date(f.createdBefore));
-  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>=', new Date(f.updatedAfter));
-  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<=', new Date(f.updatedBefore));
-  return paginate(q, 'customers', page, (s) => s.selectAll());
+  return customersPage(
+    db,
+    {
+      platformId,
+      isDeleted: f.isIncludingDeleted === true ? undefined : false,
+      platformCustomerId: f.platformCustomerId,
+      customerType: f.customerType,
+      region: f.region,
+      currency: f.currency,
+      umaAddress: f.umaAddress?.toLowerCase(),
+      kycStatus: f.kycStatus,
+      kybStatus: f.kybStatus,
+      createdAfter: dateOrUndefined(f.createdAfter),
+      createdBefore: dateOrUndefined(f.createdBefore),
+      updatedAfter: dateOrUndefined(f.updatedAfter),
+      updatedBefore: dateOrUndefined(f.updatedBefore),
+    },
+    page,
+  );
 }
 
 /** Identifiers not sealed yet (stored by an earlier version); none once they have been sealed. */

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { DocumentTable } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -39,11 +39,18 @@ export async function markCustomerDocumentsSubmitted(db: Db, customerId: string)
   await db.updateTable('documents').set({ submitted: true }).where('customer_id', '=', customerId).where('submitted', '=', false).execute();
 }
 
+// Every column but the file: lists never carry file contents.
+const documentsPage = pageQuery(
+  'documents',
+  (db, p: { platformId: string; documentHolder?: string }) => {
+    const q = db.selectFrom('documents').where('platform_id', '=', p.platformId);
+    return p.documentHolder === undefined ? q : q.where('document_holder', '=', p.documentHolder);
+  },
+  (s) => s.select(COLUMNS),
+);
+
 export async function listDocuments(db: Db, platformId: string, filters: { documentHolder?: string }, page: PageRequest): Promise<PageRows<DocumentRow>> {
-  let q = db.selectFrom('documents').where('platform_id', '=', platformId);
-  if (filters.documentHolder !== undefined) q = q.where('document_holder', '=', filters.documentHolder);
-  // Every column but the file: lists never carry file contents.
-  return paginate(q, 'documents', page, (s) => s.select(COLUMNS));
+  return documentsPage(db, { platformId, documentHolder: filters.documentHolder }, page);
 }
 
 export async function listUnsealedDocumentNumbers(db: Db): Promise<{ id: string; documentNumber: string }[]> {

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -74,16 +74,24 @@ export interface ExternalAccountFilters {
   currency?: string;
 }
 
+const externalAccountsPage = pageQuery(
+  'external_accounts',
+  (db, p: ExternalAccountFilters & { platformId: string; customerOwned: boolean }) => {
+    let q = db
+      .selectFrom('external_accounts')
+      .where('platform_id', '=', p.platformId)
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
+    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+    if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 /** Live (not deleted) accounts, newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  let q = db
-    .selectFrom('external_accounts')
-    .where('platform_id', '=', platformId)
-    .where('deleted_at', 'is', null)
-    .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
-  if (filters.customerId !== undefined) q = q.where('customer_id', '=', filters.customerId);
-  if (filters.currency !== undefined) q = q.where('currency', '=', filters.currency);
-  return paginate(q, 'external_accounts', page, (s) => s.selectAll());
+  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */

@@ -1,8 +1,8 @@
 // Internal accounts: opened by the service, listed and read here. Their `balance` column belongs
 // to the ledger (ledger.repository.ts), the only code that changes it.
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { InternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -21,14 +21,24 @@ export interface InternalAccountFilters {
   type?: InternalAccountRow['type'];
 }
 
+const internalAccountsPage = pageQuery(
+  'internal_accounts',
+  (db, p: { platformId: string; customerId?: string; customerOwned?: boolean; currency?: string; type?: InternalAccountRow['type'] }) => {
+    let q = db.selectFrom('internal_accounts').where('platform_id', '=', p.platformId);
+    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+    if (p.customerOwned !== undefined) q = q.where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
+    if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
+    if (p.type !== undefined) q = q.where('type', '=', p.type);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listInternalAccounts(db: Db, platformId: string, filters: InternalAccountFilters, page: PageRequest): Promise<PageRows<InternalAccountRow>> {
-  let q = db.selectFrom('internal_accounts').where('platform_id', '=', platformId);
-  if (filters.owner === null) q = q.where('customer_id', 'is', null);
-  else if (filters.owner.customerId !== undefined) q = q.where('customer_id', '=', filters.owner.customerId);
-  else q = q.where('customer_id', 'is not', null);
-  if (filters.currency !== undefined) q = q.where('currency', '=', filters.currency);
-  if (filters.type !== undefined) q = q.where('type', '=', filters.type);
-  return paginate(q, 'internal_accounts', page, (s) => s.selectAll());
+  const { owner } = filters;
+  // The platform's own accounts, one customer's, or every customer's.
+  const ownership = owner === null ? { customerOwned: false } : owner.customerId !== undefined ? { customerId: owner.customerId } : { customerOwned: true };
+  return internalAccountsPage(db, { platformId, ...ownership, currency: filters.currency, type: filters.type }, page);
 }
 
 /** The customer's first ACTIVE internal account in `currency` (not an Embedded Wallet): its primary one. */

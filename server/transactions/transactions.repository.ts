@@ -2,7 +2,7 @@
 // by the ledger (in the database transaction that moves the money); read and listed here.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate, type SortDirection } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery, type SortDirection } from '../db/paginate.ts';
 import type { TransactionDetails, TransactionTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -50,25 +50,36 @@ export interface TransactionFilters {
   order: SortDirection;
 }
 
+type TransactionListParams = Omit<TransactionFilters, 'order' | 'startDate' | 'endDate'> & { platformId: string; startDate?: Date; endDate?: Date };
+
+const transactionsPage = pageQuery(
+  'transactions',
+  (db, p: TransactionListParams) => {
+    let q = db.selectFrom('transactions').where('transactions.platform_id', '=', p.platformId);
+    if (p.customerId !== undefined) q = q.where('transactions.customer_id', '=', p.customerId);
+    if (p.platformCustomerId !== undefined) {
+      const id = p.platformCustomerId;
+      q = q.where('transactions.customer_id', 'in', (eb) =>
+        eb.selectFrom('customers').select('customers.id').where('customers.platform_id', '=', p.platformId).where('customers.platform_customer_id', '=', id),
+      );
+    }
+    if (p.accountId !== undefined) {
+      const id = p.accountId;
+      q = q.where((eb) => eb.or([eb('transactions.source_account_id', '=', id), eb('transactions.destination_account_id', '=', id)]));
+    }
+    if (p.sourceAccountId !== undefined) q = q.where('transactions.source_account_id', '=', p.sourceAccountId);
+    if (p.destinationAccountId !== undefined) q = q.where('transactions.destination_account_id', '=', p.destinationAccountId);
+    if (p.status !== undefined) q = q.where('transactions.status', '=', p.status);
+    if (p.type !== undefined) q = q.where('transactions.type', '=', p.type);
+    if (p.reference !== undefined) q = q.where('transactions.reference', '=', p.reference);
+    if (p.startDate !== undefined) q = q.where('transactions.created_at', '>=', p.startDate);
+    if (p.endDate !== undefined) q = q.where('transactions.created_at', '<=', p.endDate);
+    return q;
+  },
+  (s) => s.selectAll('transactions'),
+);
+
 export async function listTransactions(db: Db, platformId: string, f: TransactionFilters, page: PageRequest): Promise<PageRows<TransactionRow>> {
-  let q = db.selectFrom('transactions').where('transactions.platform_id', '=', platformId);
-  if (f.customerId !== undefined) q = q.where('transactions.customer_id', '=', f.customerId);
-  if (f.platformCustomerId !== undefined) {
-    const id = f.platformCustomerId;
-    q = q.where('transactions.customer_id', 'in', (eb) =>
-      eb.selectFrom('customers').select('customers.id').where('customers.platform_id', '=', platformId).where('customers.platform_customer_id', '=', id),
-    );
-  }
-  if (f.accountId !== undefined) {
-    const id = f.accountId;
-    q = q.where((eb) => eb.or([eb('transactions.source_account_id', '=', id), eb('transactions.destination_account_id', '=', id)]));
-  }
-  if (f.sourceAccountId !== undefined) q = q.where('transactions.source_account_id', '=', f.sourceAccountId);
-  if (f.destinationAccountId !== undefined) q = q.where('transactions.destination_account_id', '=', f.destinationAccountId);
-  if (f.status !== undefined) q = q.where('transactions.status', '=', f.status);
-  if (f.type !== undefined) q = q.where('transactions.type', '=', f.type);
-  if (f.reference !== undefined) q = q.where('transactions.reference', '=', f.reference);
-  if (f.startDate !== undefined) q = q.where('transactions.created_at', '>=', new Date(f.startDate));
-  if (f.endDate !== undefined) q = q.where('transactions.created_at', '<=', new Date(f.endDate));
-  return paginate(q, 'transactions', page, (s) => s.selectAll('transactions'), f.order);
+  const { order, startDate, endDate, ...filters } = f;
+  return transactionsPage(db, { platformId, ...filters, startDate: dateOrUndefined(startDate), endDate: dateOrUndefined(endDate) }, page, order);
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate } from '../db/paginate.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { VerificationTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -51,9 +51,17 @@ export async function findVerification(db: Db, platformId: string, id: string): 
   return db.selectFrom('verifications').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
 
+const verificationsPage = pageQuery(
+  'verifications',
+  (db, p: VerificationFilters & { platformId: string }) => {
+    let q = db.selectFrom('verifications').where('platform_id', '=', p.platformId);
+    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+    if (p.verificationStatus !== undefined) q = q.where('verification_status', '=', p.verificationStatus);
+    return q;
+  },
+  (s) => s.selectAll(),
+);
+
 export async function listVerifications(db: Db, platformId: string, f: VerificationFilters, page: PageRequest): Promise<PageRows<VerificationRow>> {
-  let q = db.selectFrom('verifications').where('platform_id', '=', platformId);
-  if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
-  if (f.verificationStatus !== undefined) q = q.where('verification_status', '=', f.verificationStatus);
-  return paginate(q, 'verifications', page, (s) => s.selectAll());
+  return verificationsPage(db, { platformId, customerId: f.customerId, verificationStatus: f.verificationStatus }, page);
 }
