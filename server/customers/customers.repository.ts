@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
+import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -39,8 +40,12 @@ export async function insertCustomer(db: Db, row: NewCustomerRow): Promise<Custo
   return db.insertInto('customers').values({ ...row, profile: JSON.stringify(row.profile) }).returningAll().executeTakeFirstOrThrow();
 }
 
+const customerById = queryTemplate<{ platformId: string; id: string }, CustomerRow>((db, p) =>
+  db.selectFrom('customers').selectAll().where('platform_id', '=', p.platformId).where('id', '=', p.id),
+);
+
 export async function findCustomer(db: Db, platformId: string, id: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
+  return firstRow(db, customerById, { platformId, id });
 }
 
 /** Reads the customer with a row lock, so concurrent writes to it (and its children) serialize. */

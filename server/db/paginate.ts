@@ -43,7 +43,7 @@ export function pageQuery<TB extends Listable, P extends TemplateParams, Row ext
     const { rows } = await db.executeQuery(rowsOf(db, { ...filters, ...position }, order));
     const first = rows[0];
     // A page past the last match has no row to carry the total: only then is it counted on its own.
-    const total = first !== undefined ? Number(first.total_matches) : page.after === undefined ? 0 : Number((await db.executeQuery(countOf(db, filters, ''))).rows[0]?.n);
+    const total = first !== undefined ? Number(first.total_matches) : page.after === undefined ? 0 : Number((await db.executeQuery(countOf(db, filters))).rows[0]?.n);
     return { rows: rows.map(({ total_matches: _, ...row }) => row as unknown as Row), total };
   };
 }

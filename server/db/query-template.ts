@@ -31,7 +31,8 @@ interface Compiled {
   keys: string[];
 }
 
-export type QueryTemplate<P extends TemplateParams, V extends string, R> = (db: Db, params: P, variant: V) => CompiledQuery<R>;
+/** Its variant is an argument only when the template has variants. */
+export type QueryTemplate<P extends TemplateParams, V extends string, R> = (db: Db, params: P, ...variant: V extends '' ? [] : [V]) => CompiledQuery<R>;
 
 /** A query builder: its result type is the template's `R`, which the caller states. */
 type Buildable = { compile(): CompiledQuery<unknown> };
@@ -40,7 +41,8 @@ export function queryTemplate<P extends TemplateParams, R, V extends string = ''
   build: (db: Db, p: P, variant: V) => Buildable,
 ): QueryTemplate<P, V, R> {
   const shapes = new Map<string, Compiled>();
-  return (db, params, variant) => {
+  return (db, params, ...rest) => {
+    const variant = ((rest as V[])[0] ?? '') as V;
     const values = params as Record<string, unknown>;
     let key: string = variant;
     for (const name in values) if (values[name] !== undefined) key += `|${name}`;
@@ -66,4 +68,9 @@ function compile<P extends TemplateParams, V extends string>(build: (db: Db, p: 
   const unsent = Object.keys(slots).filter((name) => !keys.includes(name));
   if (unsent.length > 0) throw new Error(`query template: "${query.sql}" does not send ${unsent.join(', ')}`);
   return { sql: query.sql, keys };
+}
+
+/** The template's first row for these values, or undefined: a lookup by key. */
+export async function firstRow<P extends TemplateParams, R>(db: Db, template: QueryTemplate<P, '', R>, params: P): Promise<R | undefined> {
+  return (await db.executeQuery(template(db, params))).rows[0];
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { PlatformTable } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 
@@ -9,8 +10,10 @@ export async function findAnyPlatform(db: Db): Promise<PlatformRow | undefined> 
   return db.selectFrom('platforms').selectAll().orderBy('created_at').limit(1).executeTakeFirst();
 }
 
+const platformById = queryTemplate<{ id: string }, PlatformRow>((db, p) => db.selectFrom('platforms').selectAll().where('id', '=', p.id));
+
 export async function findPlatform(db: Db, id: string): Promise<PlatformRow | undefined> {
-  return db.selectFrom('platforms').selectAll().where('id', '=', id).executeTakeFirst();
+  return firstRow(db, platformById, { id });
 }
 
 /** Reads the platform with a row lock: concurrent configuration changes apply one after the other. */

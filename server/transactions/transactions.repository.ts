@@ -3,6 +3,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { dateOrUndefined, pageQuery, type SortDirection } from '../db/paginate.ts';
+import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { TransactionDetails, TransactionTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -27,8 +28,12 @@ export async function moveTransactionStatus(
   return db.updateTable('transactions').set(changes).where('id', '=', id).where('status', '=', from).returningAll().executeTakeFirst();
 }
 
+const transactionById = queryTemplate<{ platformId: string; id: string }, TransactionRow>((db, p) =>
+  db.selectFrom('transactions').selectAll().where('platform_id', '=', p.platformId).where('id', '=', p.id),
+);
+
 export async function findTransaction(db: Db, platformId: string, id: string): Promise<TransactionRow | undefined> {
-  return db.selectFrom('transactions').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
+  return firstRow(db, transactionById, { platformId, id });
 }
 
 /** The transaction, locked until the end of the database transaction (cancel against a scheduled outcome). */
