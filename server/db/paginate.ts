@@ -35,7 +35,7 @@ export function pageQuery<TB extends Listable, P extends TemplateParams, Row ext
     if (p.pageAfterId !== undefined) {
       rows = rows.where(sql<boolean>`(${created}, ${id}) ${sql.raw(order === 'desc' ? '<' : '>')} (${p.pageAfterCreatedAt}, ${p.pageAfterId})`);
     }
-    return rows.orderBy(created, order).orderBy(id, order).limit(p.pageLimit)
+    return rows.orderBy(created, order).orderBy(id, order).limit(p.pageLimit);
   });
   const countOf = queryTemplate<P, { n: string }>((db, p) => count(db, p));
   return async (db, filters, page, order = 'desc') => {
