@@ -9,6 +9,7 @@ import type { Runtime } from './context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
+import { memoizeValidatorParameterParsing } from './http/parameter-parsing-memo.ts';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.ts';
 import { indexValidatorRouteLookup } from './http/route-lookup-index.ts';
 import { lightenValidatorStart } from './http/validator-startup.ts';
@@ -77,6 +78,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
 
   cacheValidatorRouteMatchers();
   indexValidatorRouteLookup();
+  memoizeValidatorParameterParsing();
   settleUrlParseWarning();
   lightenValidatorStart();
   const spec = validatorSpec();
