@@ -2,7 +2,7 @@
 // found again: not by id, not by its access token.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
 import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -36,13 +36,7 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
   return db.selectFrom('agents').selectAll().where('access_token_hash', '=', tokenHash).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & {
-  platformId: string;
-  createdAfter?: Date;
-  createdBefore?: Date;
-  updatedAfter?: Date;
-  updatedBefore?: Date;
-};
+type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };
 
 const agentsPage = pageQuery(
   'agents',
@@ -51,11 +45,7 @@ const agentsPage = pageQuery(
     if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
     if (p.isPaused !== undefined) q = q.where('is_paused', '=', p.isPaused);
     if (p.isConnected !== undefined) q = q.where(sql<boolean>`connected_at is not null`, '=', p.isConnected);
-    if (p.createdAfter !== undefined) q = q.where('created_at', '>=', p.createdAfter);
-    if (p.createdBefore !== undefined) q = q.where('created_at', '<=', p.createdBefore);
-    if (p.updatedAfter !== undefined) q = q.where('updated_at', '>=', p.updatedAfter);
-    if (p.updatedBefore !== undefined) q = q.where('updated_at', '<=', p.updatedBefore);
-    return q;
+    return inTimeWindow(q, 'agents', p);
   },
   (s) => s.selectAll(),
 );
@@ -68,10 +58,7 @@ export async function listAgents(db: Db, platformId: string, f: AgentFilters, pa
       customerId: f.customerId,
       isPaused: f.isPaused,
       isConnected: f.isConnected,
-      createdAfter: dateOrUndefined(f.createdAfter),
-      createdBefore: dateOrUndefined(f.createdBefore),
-      updatedAfter: dateOrUndefined(f.updatedAfter),
-      updatedBefore: dateOrUndefined(f.updatedBefore),
+      ...timeWindow(f),
     },
     page,
   );

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
@@ -92,14 +92,7 @@ export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<
 }
 
 /** A list's filters as query parameters: present or absent, each is the shape of the query. */
-type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore'> & {
-  platformId: string;
-  isDeleted?: false;
-  createdAfter?: Date;
-  createdBefore?: Date;
-  updatedAfter?: Date;
-  updatedBefore?: Date;
-};
+type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | keyof TimeWindow> & TimeWindow & { platformId: string; isDeleted?: false };
 
 const customersPage = pageQuery(
   'customers',
@@ -113,11 +106,7 @@ const customersPage = pageQuery(
     if (p.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', p.umaAddress));
     if (p.kycStatus !== undefined) q = q.where('kyc_status', '=', p.kycStatus);
     if (p.kybStatus !== undefined) q = q.where('kyb_status', '=', p.kybStatus);
-    if (p.createdAfter !== undefined) q = q.where('created_at', '>=', p.createdAfter);
-    if (p.createdBefore !== undefined) q = q.where('created_at', '<=', p.createdBefore);
-    if (p.updatedAfter !== undefined) q = q.where('updated_at', '>=', p.updatedAfter);
-    if (p.updatedBefore !== undefined) q = q.where('updated_at', '<=', p.updatedBefore);
-    return q;
+    return inTimeWindow(q, 'customers', p);
   },
   (s) => s.selectAll(),
 );
@@ -135,10 +124,7 @@ export async function listCustomers(db: Db, platformId: string, f: CustomerFilte
       umaAddress: f.umaAddress?.toLowerCase(),
       kycStatus: f.kycStatus,
       kybStatus: f.kybStatus,
-      createdAfter: dateOrUndefined(f.createdAfter),
-      createdBefore: dateOrUndefined(f.createdBefore),
-      updatedAfter: dateOrUndefined(f.updatedAfter),
-      updatedBefore: dateOrUndefined(f.updatedBefore),
+      ...timeWindow(f),
     },
     page,
   );

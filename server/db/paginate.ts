@@ -50,3 +50,33 @@ export function pageQuery<TB extends Listable, P extends TemplateParams, Row ext
 
 /** A filter's date-time as the Date its parameter sends, absent when the filter is. */
 export const dateOrUndefined = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
+
+/** The created and updated date-time filters several lists share, as their parameters. */
+export interface TimeWindow {
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+}
+
+export function timeWindow(f: { createdAfter?: string; createdBefore?: string; updatedAfter?: string; updatedBefore?: string }): TimeWindow {
+  return {
+    createdAfter: dateOrUndefined(f.createdAfter),
+    createdBefore: dateOrUndefined(f.createdBefore),
+    updatedAfter: dateOrUndefined(f.updatedAfter),
+    updatedBefore: dateOrUndefined(f.updatedBefore),
+  };
+}
+
+type Dated = { [T in Listable]: Database[T] extends { updated_at: unknown } ? T : never }[Listable];
+
+/** `q` narrowed to the window's present bounds, all inclusive. */
+export function inTimeWindow<TB extends Dated>(q: SelectQueryBuilder<Database, TB, object>, table: TB, p: TimeWindow): SelectQueryBuilder<Database, TB, object> {
+  const created = sql.ref<Date>(`${table}.created_at`);
+  const updated = sql.ref<Date>(`${table}.updated_at`);
+  if (p.createdAfter !== undefined) q = q.where(created, '>=', p.createdAfter);
+  if (p.createdBefore !== undefined) q = q.where(created, '<=', p.createdBefore);
+  if (p.updatedAfter !== undefined) q = q.where(updated, '>=', p.updatedAfter);
+  if (p.updatedBefore !== undefined) q = q.where(updated, '<=', p.updatedBefore);
+  return q;
+}

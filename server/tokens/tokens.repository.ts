@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { dateOrUndefined, pageQuery } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -59,31 +59,16 @@ export async function findToken(db: Db, platformId: string, id: string): Promise
 
 const tokensPage = pageQuery(
   'api_tokens',
-  (db, p: { platformId: string; name?: string; createdAfter?: Date; createdBefore?: Date; updatedAfter?: Date; updatedBefore?: Date }) => {
+  (db, p: TimeWindow & { platformId: string; name?: string }) => {
     let q = db.selectFrom('api_tokens').where('platform_id', '=', p.platformId).where('deleted_at', 'is', null);
     if (p.name !== undefined) q = q.where('name', '=', p.name);
-    if (p.createdAfter !== undefined) q = q.where('created_at', '>=', p.createdAfter);
-    if (p.createdBefore !== undefined) q = q.where('created_at', '<=', p.createdBefore);
-    if (p.updatedAfter !== undefined) q = q.where('updated_at', '>=', p.updatedAfter);
-    if (p.updatedBefore !== undefined) q = q.where('updated_at', '<=', p.updatedBefore);
-    return q;
+    return inTimeWindow(q, 'api_tokens', p);
   },
   (s) => s.selectAll(),
 );
 
 export async function listTokens(db: Db, platformId: string, filters: TokenFilters, page: PageRequest): Promise<PageRows<TokenRow>> {
-  return tokensPage(
-    db,
-    {
-      platformId,
-      name: filters.name,
-      createdAfter: dateOrUndefined(filters.createdAfter),
-      createdBefore: dateOrUndefined(filters.createdBefore),
-      updatedAfter: dateOrUndefined(filters.updatedAfter),
-      updatedBefore: dateOrUndefined(filters.updatedBefore),
-    },
-    page,
-  );
+  return tokensPage(db, { platformId, name: filters.name, ...timeWindow(filters) }, page);
 }
 
 /** The deleted token's clientId, or undefined when there was no such live token. */
