@@ -12,7 +12,8 @@ export interface Row {
   met: boolean | undefined;
 }
 
-export const ratio = (x: number) => `${x.toFixed(2)}x`;
+/** Truncated, not rounded: 4.997x against a goal of 5x must not read 5.00x (the 1e-9 keeps 0.29 from reading 0.28). */
+export const ratio = (x: number) => `${(Math.floor(x * 100 + 1e-9) / 100).toFixed(2)}x`;
 export const ms = (x: number) => `${Math.round(x)} ms`;
 
 export function table(rows: Row[]): string {
