@@ -85,6 +85,19 @@ const transactionsPage = pageQuery(
 );
 
 export async function listTransactions(db: Db, platformId: string, f: TransactionFilters, page: PageRequest): Promise<PageRows<TransactionRow>> {
-  const { order, startDate, endDate, ...filters } = f;
-  return transactionsPage(db, { platformId, ...filters, startDate: dateOrUndefined(startDate), endDate: dateOrUndefined(endDate) }, page, order);
+  // Named one by one: a key the template does not know would be a parameter it never sends.
+  const params: TransactionListParams = {
+    platformId,
+    customerId: f.customerId,
+    platformCustomerId: f.platformCustomerId,
+    accountId: f.accountId,
+    sourceAccountId: f.sourceAccountId,
+    destinationAccountId: f.destinationAccountId,
+    status: f.status,
+    type: f.type,
+    reference: f.reference,
+    startDate: dateOrUndefined(f.startDate),
+    endDate: dateOrUndefined(f.endDate),
+  };
+  return transactionsPage(db, params, page, f.order);
 }
