@@ -152,7 +152,7 @@ try {
       if (r.floorPostgres !== undefined && r.floorPglite !== undefined) {
         say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}`);
         rows.push({ measure: `${label}: its floor on PostgreSQL · PGlite / Prism mock`, result: `${ratio(r.floorPostgres.rps / r.prism.rps)} · ${ratio(r.floorPglite.rps / r.prism.rps)}`, goal: '', met: undefined });
-        notes.push("List floor: scripts/bench/floor-server.ts, node:http sending the route's one SQL statement through the server's database layer and answering the same JSON (toCustomer, the same envelope); no Express, validation, authentication or query building. On PGlite it copies the rows into a database of its own.");
+        notes.push("List floor: scripts/bench/floor-server.ts, node:http running the repository's list query (its SQL compiled once) through the server's database layer and answering the same JSON (toCustomer, the same envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own.");
       }
     }
   } finally {

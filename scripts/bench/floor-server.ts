@@ -1,20 +1,18 @@
 // The floor of `GET /customers?limit=20`: what any server answering it must do, and nothing else.
-// node:http; the one SQL statement the server sends, through the server's own database layer
-// (pool, prepared statements, type parsers); the rows mapped by the server's own toCustomer; the
-// same JSON envelope. No Express, no validation, no authentication, no query building. On PGlite
-// (`pglite`), the platform and customers rows are first copied from the PostgreSQL database.
+// node:http; the server's own list query (the repository's, its SQL compiled once), through the
+// server's own database layer (pool, prepared statements, type parsers); the rows mapped by the
+// server's own toCustomer; the same JSON envelope. No Express, no validation, no authentication.
+// On PGlite (`pglite`), the platform and customers rows are first copied from the PostgreSQL database.
 // `node scripts/bench/floor-server.ts postgres|pglite <database url>`: prints `PORT <n>` when it listens.
 import { createServer } from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { toCustomer } from '../../server/customers/customers.mapper.ts';
-import type { CustomerRow } from '../../server/customers/customers.repository.ts';
+import { listCustomers } from '../../server/customers/customers.repository.ts';
 import { openDatabase } from '../../server/db/database.ts';
 
 const [mode, url] = process.argv.slice(2) as ['postgres' | 'pglite', string];
-const LIST =
-  'select *, (select count(*) as "n" from "customers" where "platform_id" = $1 and "is_deleted" = $2) as "total_matches" from "customers" ' +
-  'where "platform_id" = $3 and "is_deleted" = $4 order by "customers"."created_at" desc, "customers"."id" desc limit $5';
+const PAGE = { limit: 20, after: undefined, filterDigest: '' };
 const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent };
 
 const source = new pg.Client({ connectionString: url });
@@ -34,9 +32,9 @@ if (mode === 'pglite') {
 await source.end();
 
 const server = createServer((_req, res) => {
-  db.executeQuery<CustomerRow & { total_matches: string }>(CompiledQuery.raw(LIST, [platformId, false, platformId, false, 21])).then(
-    ({ rows }) => {
-      const body = { data: rows.slice(0, 20).map(({ total_matches: _, ...row }) => toCustomer(row)), hasMore: rows.length > 20, totalCount: Number(rows[0]?.total_matches ?? 0) };
+  listCustomers(db, platformId, {}, PAGE).then(
+    ({ rows, total }) => {
+      const body = { data: rows.slice(0, PAGE.limit).map(toCustomer), hasMore: rows.length > PAGE.limit, totalCount: total };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));
     },
