@@ -44,7 +44,10 @@ export function pageQuery<TB extends Listable, P extends TemplateParams, Row ext
     const first = rows[0];
     // A page past the last match has no row to carry the total: only then is it counted on its own.
     const total = first !== undefined ? Number(first.total_matches) : page.after === undefined ? 0 : Number((await db.executeQuery(countOf(db, filters))).rows[0]?.n);
-    return { rows: rows.map(({ total_matches: _, ...row }) => row as unknown as Row), total };
+    // Cleared in place, not copied away (a copy of each row was 6% of a list's CPU): JSON drops an
+    // undefined value, so a mapper that spreads a row still cannot leak it.
+    for (const row of rows) (row as { total_matches?: unknown }).total_matches = undefined;
+    return { rows: rows as unknown as Row[], total };
   };
 }
 
