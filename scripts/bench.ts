@@ -4,7 +4,8 @@
 //   - GET routes at 10 connections: the server on PostgreSQL and on PGlite against the Prism mock
 //     of the same bundle, and against the same server without express-openapi-validator; for the
 //     list route, also its floor (scripts/bench/floor-server.ts): node:http running the route's one
-//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite;
+//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite; and
+//     the list route at limit=2, an answer the size of Prism's (its example holds two customers);
 //   - transfer-outs and quotes created+executed per second over HTTP on PostgreSQL against a
 //     raw-SQL loop doing the same ledger writes (scripts/bench/raw-*.ts), with p99 latencies; the
 //     quote pair's p99 with a customer per connection, and with every connection on one pair;
@@ -126,9 +127,13 @@ try {
   customers.bare = customers.postgres as string;
   customers.prism = customers.postgres as string;
   const LIST = 'GET /customers?limit=20';
+  const LIST_AS_PRISM = 'GET /customers?limit=2';
   const routes: [string, (target: keyof typeof servers) => string][] = [
     ['GET /customers/{id}', (t) => `/customers/${customers[t]}`],
     [LIST, () => '/customers?limit=20'],
+    // Prism answers any list request with the contract's example, two customers: the same route
+    // with an answer of the same size.
+    [LIST_AS_PRISM, () => '/customers?limit=2'],
     ['GET /config', () => '/config'],
   ];
   // The list route's floor on the same data: what is left when the framework is taken away.
@@ -154,6 +159,7 @@ try {
         rows.push({ measure: `${label}: its floor on PostgreSQL · PGlite / Prism mock`, result: `${ratio(r.floorPostgres.rps / r.prism.rps)} · ${ratio(r.floorPglite.rps / r.prism.rps)}`, goal: '', met: undefined });
         notes.push("List floor: scripts/bench/floor-server.ts, node:http running the repository's list query (its SQL compiled once) through the server's database layer and answering the same JSON (toCustomer, the same envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own.");
       }
+      if (label === LIST_AS_PRISM) notes.push("limit=2: Prism answers every list request with the contract's example, which holds two customers; this is the same route with an answer of that size (the server still counts all 20 matches and signs a cursor).");
     }
   } finally {
     await Promise.all([...Object.values(servers), ...Object.values(floors)].map((s) => s.stop()));
