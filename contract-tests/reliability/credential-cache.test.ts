@@ -3,8 +3,9 @@
 // process before the DELETE answers. The hard cases are the processes that cannot take part:
 // one whose listening session is frozen (it hears nothing and cannot renew its lease) and one
 // killed with kill -9. Both must stop the revocation only for a bounded time, and never let the
-// deleted token through afterwards. The ordinary case (two live processes, dropped connections)
-// is in server/postgres.test.ts.
+// deleted token through afterwards. A token changed outside the API (in SQL, or by a process of a
+// version without the caches) must leave the caches too, though nobody waits for it. The ordinary
+// case (two live processes, dropped connections) is in server/postgres.test.ts.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CACHE_SESSION_NAME, LEASE_TTL_MS } from '../../server/tokens/shared-credential-cache.ts';
@@ -73,6 +74,40 @@ describe('the per-process credential cache', () => {
     } finally {
       thaw();
     }
+  }, 120_000);
+
+  it('a token deleted or changed in SQL, outside the API, is refused by every process within moments, not when its cache entry expires a minute later', async () => {
+    const cl = await cluster(2);
+    const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+    const admin = new pg.Client({ connectionString: cl.databaseUrl });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    /** How long until every process refuses `credentials`, polling; Infinity if one still accepts them after 5 s. */
+    const refusedEverywhereAfter = async (credentials: { clientId: string; clientSecret: string }): Promise<number> => {
+      const started = performance.now();
+      const pending = new Set([a, b]);
+      while (pending.size > 0 && performance.now() - started < 5_000) {
+        for (const server of [...pending]) if ((await call(server, credentials, 'GET', '/config')).status === 401) pending.delete(server);
+        if (pending.size > 0) await new Promise((r) => setTimeout(r, 20));
+      }
+      return pending.size === 0 ? performance.now() - started : Number.POSITIVE_INFINITY;
+    };
+    // Renamed in SQL: nothing that matters to authentication changed, so it keeps working.
+    const renamed = await tokenUsedOn(cl, [a, b], 'renamed');
+    await admin.query("update api_tokens set name = 'renamed in SQL' where client_id = $1", [renamed.credentials.clientId]);
+    for (const server of [a, b]) expect((await call(server, renamed.credentials, 'GET', '/config')).status).toBe(200);
+    // Soft-deleted as the API does it, but by hand; then removed outright; then its secret replaced.
+    const softDeleted = await tokenUsedOn(cl, [a, b], 'soft-deleted-in-sql');
+    await admin.query('update api_tokens set deleted_at = now() where client_id = $1', [softDeleted.credentials.clientId]);
+    expect(await refusedEverywhereAfter(softDeleted.credentials)).toBeLessThan(2_000);
+    const removed = await tokenUsedOn(cl, [a, b], 'removed-in-sql');
+    await admin.query('delete from api_tokens where client_id = $1', [removed.credentials.clientId]);
+    expect(await refusedEverywhereAfter(removed.credentials)).toBeLessThan(2_000);
+    const rekeyed = await tokenUsedOn(cl, [a, b], 'rekeyed-in-sql');
+    await admin.query("update api_tokens set secret_hash = sha256('another secret') where client_id = $1", [rekeyed.credentials.clientId]);
+    expect(await refusedEverywhereAfter(rekeyed.credentials)).toBeLessThan(2_000);
+    // The caches still serve the tokens nothing happened to.
+    for (const server of [a, b]) expect((await call(server, cl.token, 'GET', '/config')).status).toBe(200);
   }, 120_000);
 
   it('a process killed with kill -9 holds a revocation up only until its lease expires; restarted, it refuses the token too', async () => {

@@ -9,7 +9,9 @@
 //   its lease is deleted, so it cannot renew it, and the revocation waits until the lease would
 //   have expired, after which that process can no longer be using its cache;
 // - a process that loses its session empties its cache and starts a new lease: it may have missed
-//   messages.
+//   messages;
+// - the database announces a token changed any other way (by hand in SQL, by an older version)
+//   when that commits ('changed', migration 0012): every listening process drops it, unacknowledged.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -159,7 +161,9 @@ export class SharedCredentialCache extends CredentialCache {
   #onMessage(payload: string): void {
     const [kind, revocation, subject] = payload.split(' ');
     if (revocation === undefined || subject === undefined) return;
-    if (kind === 'revoke') {
+    if (kind === 'changed') {
+      this.forget(subject);
+    } else if (kind === 'revoke') {
       this.forget(subject);
       const session = this.#session;
       if (session === undefined) return;

@@ -12,6 +12,7 @@ import * as embeddedWallets from './0008_embedded_wallets.ts';
 import * as agents from './0009_agents.ts';
 import * as agentActions from './0010_agent_actions.ts';
 import * as credentialCacheLeases from './0011_credential_cache_leases.ts';
+import * as apiTokenChangeNotice from './0012_api_token_change_notice.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0009_agents': agents,
   '0010_agent_actions': agentActions,
   '0011_credential_cache_leases': credentialCacheLeases,
+  '0012_api_token_change_notice': apiTokenChangeNotice,
 };
