@@ -26,6 +26,14 @@ async function tokenUsedOn(cl: Cluster, servers: ServerProcess[], name: string) 
   return { id: created.body?.id as string, credentials };
 }
 
+/** A session of the test's own on the cluster's database, closed with the file. */
+async function adminOf(cl: Cluster): Promise<pg.Client> {
+  const admin = new pg.Client({ connectionString: cl.databaseUrl });
+  await admin.connect();
+  cleanups.push(() => admin.end());
+  return admin;
+}
+
 async function timedDelete(server: ServerProcess, cl: Cluster, tokenId: string): Promise<number> {
   const started = performance.now();
   expect((await call(server, cl.token, 'DELETE', `/tokens/${tokenId}`)).status).toBe(204);
@@ -36,9 +44,7 @@ describe('the per-process credential cache', () => {
   it('a process whose listening session is frozen stops using its cache by its lease: the revocation waits for it, then the token is refused everywhere', async () => {
     const cl = await cluster(2);
     const [a, b] = cl.servers as [ServerProcess, ServerProcess];
-    const admin = new pg.Client({ connectionString: cl.databaseUrl });
-    await admin.connect();
-    cleanups.push(() => admin.end());
+    const admin = await adminOf(cl);
     const frozen: number[] = [];
     const thaw = () => {
       for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
@@ -79,9 +85,7 @@ describe('the per-process credential cache', () => {
   it('a token deleted or changed in SQL, outside the API, is refused by every process within moments, not when its cache entry expires a minute later', async () => {
     const cl = await cluster(2);
     const [a, b] = cl.servers as [ServerProcess, ServerProcess];
-    const admin = new pg.Client({ connectionString: cl.databaseUrl });
-    await admin.connect();
-    cleanups.push(() => admin.end());
+    const admin = await adminOf(cl);
     /** How long until every process refuses `credentials`, polling; Infinity if one still accepts them after 5 s. */
     const refusedEverywhereAfter = async (credentials: { clientId: string; clientSecret: string }): Promise<number> => {
       const started = performance.now();
