@@ -1,5 +1,6 @@
 // server/http/parameter-parsing-memo.ts memoizes what express-openapi-validator works out about
-// each parameter of the contract on every request. The validator must then read and judge any
+// each parameter of the contract on every request, and skips the rest of its per-parameter loop
+// where that changes nothing. The validator must then read and judge any
 // query exactly as it did: the same requests, to the validator before the memo and after it, get
 // the same status, the same query as the validator left it, and the same error.
 import { once } from 'node:events';
@@ -20,11 +21,11 @@ type Operation = { parameters?: { name: string; in: string }[] };
 const spec = validatorSpec() as { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: { parameters: Record<string, { name: string; in: string }> } };
 const base = new URL(spec.servers?.[0]?.url ?? 'http://x/').pathname.replace(/\/$/, '');
 
-/** Every GET without path parameters, with the names of its query parameters. */
+/** Every GET with query parameters (a path parameter as a fixed id), with their names. */
 const lists = Object.entries(spec.paths)
-  .filter(([path, item]) => !path.includes('{') && item.get !== undefined)
+  .filter(([, item]) => item.get !== undefined)
   .map(([path, item]) => ({
-    path,
+    path: path.replace(/\{[^}]+\}/g, 'Customer:019542f5-b3e7-1d02-0000-000000000001'),
     names: (item.get?.parameters ?? [])
       .map((p) => ('$ref' in p ? spec.components.parameters[String(p.$ref).split('/').pop() as string] : p))
       .filter((p): p is { name: string; in: string } => p?.in === 'query')
@@ -70,7 +71,7 @@ describe('memoized parameter parsing', () => {
     expect(util.memoized).toBeUndefined();
     const queries = fc.sample(
       fc.constantFrom(...lists).chain(({ path, names }) =>
-        fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names), fc.constantFrom('unknown', 'limit[]')), value, fc.boolean()), { maxLength: 4 }).map(
+        fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names), fc.constantFrom('unknown', 'limit[]', 'limit%5B%5D', 'filter%5Bx%5D')), value, fc.boolean()), { maxLength: 4 }).map(
           (pairs) => `${base}${path}?${pairs.map(([name, v, repeated]) => `${name}=${v}${repeated ? `&${name}=${v}` : ''}`).join('&')}`,
         ),
       ),
