@@ -2,7 +2,7 @@
 // position (createdAt, id) of a page's last item plus a digest of the list's filters, with a MAC,
 // so a forged or edited cursor (a date the database cannot store, a NUL in the id) is refused as
 // INVALID_CURSOR before it reaches a query, and a cursor is only good for the filters it came with.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { badRequest } from './errors.ts';
 import { isId } from './ids.ts';
 import type { Keyring } from './keyring.ts';
@@ -27,7 +27,7 @@ export interface PageRows<Row> {
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-const digest = (filters: unknown) => createHash('sha256').update(JSON.stringify(filters ?? {})).digest('base64url').slice(0, 16);
+const digest = (filters: unknown) => hash('sha256', JSON.stringify(filters ?? {}), 'base64url').slice(0, 16);
 const invalidCursor = () => badRequest('INVALID_CURSOR', 'The cursor is invalid, or was issued for other filters.');
 
 function encodeCursor(keys: Keyring, position: { createdAt: Date; id: string }, filterDigest: string): string {

