@@ -60,13 +60,16 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   app.set('etag', false);
 
   app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
     // One id per request, on the response and in its log lines, so a caller can quote it to support.
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => {
-      runtime.log.info({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
-    });
+    // The access line, when it is logged at all: a listener per request is work a silent log does not need.
+    if (runtime.log.isLevelEnabled('info')) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        runtime.log.info({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      });
+    }
     next();
   });
 
