@@ -73,10 +73,6 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
     next();
   });
 
-  app.get('/', (_req, res) => res.redirect('/docs'));
-  app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));
-  app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(resolve(generated, 'openapi.yaml')));
-  app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
   cacheValidatorRouteMatchers();
@@ -110,6 +106,11 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
       : bareRouter(spec, BASE_PATH, securityHandlers(runtime, db)),
   );
   app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
+  // The documentation, after the API: no API request walks past these routes.
+  app.get('/', (_req, res) => res.redirect('/docs'));
+  app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));
+  app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(resolve(generated, 'openapi.yaml')));
+  app.get('/openapi.json', (_req, res) => res.sendFile(resolve(generated, 'openapi.json')));
   app.use((_req, _res, next) => next(notFound('ROUTE_NOT_FOUND', 'No such route.')));
   app.use(errorHandler(runtime.log));
   return app;
