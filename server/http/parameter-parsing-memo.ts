@@ -54,7 +54,6 @@ interface Mutator {
   prototype: MutatorThis & { modifyRequest(req: MutatedRequest): void };
 }
 
-
 /** A two-key memo on objects: (context, object) → answer. */
 function memo2<A extends object, B extends object, R>(compute: (a: A, b: B) => R): (a: A, b: B) => R {
   const byContext = new WeakMap<A, WeakMap<B, R>>();
