@@ -118,9 +118,12 @@ export function memoizeValidatorParameterParsing(): void {
   const plain = new WeakMap<object, WeakMap<object[], { checked: boolean } | null>>();
   const none: object[] = [];
   (RequestParameterMutator as Mutator).prototype.modifyRequest = function (this: MutatorThis, req: MutatedRequest) {
+    const docs = this._apiDocs;
+    // A validator that keeps its contract elsewhere gets its own code, never a failed request.
+    if (typeof docs !== 'object' || docs === null) return modifyRequest.call(this, req);
     const parameters = req.openapi.schema.parameters ?? none;
-    let byList = plain.get(this._apiDocs);
-    if (byList === undefined) plain.set(this._apiDocs, (byList = new WeakMap()));
+    let byList = plain.get(docs);
+    if (byList === undefined) plain.set(docs, (byList = new WeakMap()));
     let operation = byList.get(parameters);
     if (operation === undefined) byList.set(parameters, (operation = plainParameters(this, util, parameters) ?? null));
     if (operation === null) return modifyRequest.call(this, req);
