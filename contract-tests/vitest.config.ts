@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './support/sequencer.ts';
+import { TEST_PROCESS_FLAGS } from './support/test-process-flags.ts';
 
 // Lives in contract-tests/ (the top level holds only what the package layout names); paths are
 // relative to the repository root.
@@ -33,6 +34,7 @@ export default defineConfig({
           // schemas, the spec) from one file to the next instead of loading them again for each:
           // no contract test changes module state (no mocks, no stubbed globals).
           isolate: false,
+          execArgv: TEST_PROCESS_FLAGS,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

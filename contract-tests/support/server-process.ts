@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { freePort } from './free-port.ts';
 import type { TestServer } from './in-process-server.ts';
+import { TEST_PROCESS_FLAGS } from './test-process-flags.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -47,7 +48,7 @@ export function serverEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export async function spawnServer(env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   // Own process group, so stopping it also stops anything it forked.
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...TEST_PROCESS_FLAGS, 'server/main.ts'], {
     cwd: root,
     env: serverEnv({ ...env, PORT: String(port) }),
     detached: true,
