@@ -2,6 +2,7 @@
 // server (start.ts), prints the first API token when this start created it, and stops cleanly on
 // SIGINT and SIGTERM. Anything that prevents a correct start stops it with a message saying what
 // to change.
+import { writeSync } from 'node:fs';
 import { pino } from 'pino';
 import { BASE_PATH } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -12,7 +13,15 @@ import { ListenError, startServer } from './start.ts';
 
 /** A refusal to start: its message is for the person starting the server, not a stack trace. */
 function refuse(message: string): never {
-  process.stderr.write(`\n${message}\n\n`);
+  // Written before exit(): on a pipe (a process manager, a test harness) process.stderr.write
+  // may only queue the text, and exit() would drop it.
+  const text = Buffer.from(`\n${message}\n\n`);
+  let written = 0;
+  try {
+    while (written < text.length) written += writeSync(process.stderr.fd, text, written);
+  } catch {
+    process.stderr.write(text.subarray(written));
+  }
   process.exit(1);
 }
 
