@@ -12,7 +12,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 
 export interface ServerProcess extends TestServer {
   child: ChildProcess;
-  /** Resolves with the exit code once the process has ended. */
+  /** Resolves with the exit code once the process has ended and all its output has been read. */
   exited: Promise<number | null>;
   /** SIGTERM (a clean shutdown) unless told otherwise, and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -57,7 +57,9 @@ export async function spawnServer(env: NodeJS.ProcessEnv = {}): Promise<ServerPr
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-50_000)));
   child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-50_000)));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // 'close', not 'exit': 'exit' can come before the last of the output is read, and a refused
+  // start's message (written just before it exits) was then missing from output() under load.
+  const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   const origin = `http://127.0.0.1:${port}`;
   return {
     child,
@@ -83,7 +85,7 @@ export async function spawnServer(env: NodeJS.ProcessEnv = {}): Promise<ServerPr
 export async function waitUntilServing(server: ServerProcess, timeoutMs = 90_000): Promise<ServerProcess> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) throw new Error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
+    if (server.child.exitCode !== null) throw new Error(`the server exited with ${await server.exited}:\n${server.output()}`);
     if (server.output().includes(' docs http://')) return server;
     await new Promise((r) => setTimeout(r, 100));
   }
