@@ -18,10 +18,14 @@ interface Tally {
   overlaps: number;
 }
 
-/** A process taking the lock `rounds` times; counts when it held it, was refused, or held it together with another. */
-function contender(dataDir: string, marker: string, rounds: number): Promise<Tally> {
+/**
+ * A process taking the lock `rounds` times; counts when it held it, was refused, or held it together
+ * with another. With `deadPid`, every other time it holds the lock it leaves it as a crashed process
+ * would: the lock file names `deadPid` (a process that has ended) and is never released.
+ */
+function contender(dataDir: string, marker: string, rounds: number, deadPid?: number): Promise<Tally> {
   const program = `
-    import { rmSync, writeFileSync } from 'node:fs';
+    import { renameSync, rmSync, writeFileSync } from 'node:fs';
     import { acquireDataDirLock, DataDirLockedError } from ${JSON.stringify(lockModule)};
     const tally = { held: 0, refused: 0, overlaps: 0 };
     for (let i = 0; i < ${rounds}; i++) {
@@ -39,6 +43,11 @@ function contender(dataDir: string, marker: string, rounds: number): Promise<Tal
         rmSync(${JSON.stringify(marker)});
       } catch {
         tally.overlaps++;
+      }
+      if (${deadPid ?? 0} > 0 && tally.held % 2 === 0) {
+        writeFileSync(${JSON.stringify(`${dataDir}.lock.crash`)} + process.pid, '${deadPid ?? 0}\\n');
+        renameSync(${JSON.stringify(`${dataDir}.lock.crash`)} + process.pid, ${JSON.stringify(`${dataDir}.lock`)});
+        continue;
       }
       release();
     }
@@ -58,5 +67,15 @@ describe('the embedded database folder lock', () => {
     // They did contend: each held the lock, and at least one was refused while the other held it.
     for (const t of tallies) expect(t.held).toBeGreaterThan(0);
     expect(tallies[0]!.refused + tallies[1]!.refused).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('left by a process that is gone, is taken over by one process only, however many try at once', async () => {
+    const ended = spawn(process.execPath, ['-e', '']);
+    await new Promise((done) => ended.once('close', done));
+    const dataDir = join(folder, 'pglite-crashed');
+    const marker = join(folder, 'holder-crashed');
+    const tallies = await Promise.all([contender(dataDir, marker, 4000, ended.pid), contender(dataDir, marker, 4000, ended.pid)]);
+    expect(tallies.map((t) => t.overlaps)).toEqual([0, 0]);
+    for (const t of tallies) expect(t.held).toBeGreaterThan(2);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 // One server process per PGlite data folder. PGlite has no lock of its own: two processes on one
 // folder both start, both write, and lose each other's data. The lock is a file next to the folder
 // holding the owner's pid; a file left by a process that no longer runs (kill -9) is taken over.
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 export class DataDirLockedError extends Error {}
 
@@ -30,6 +30,30 @@ function claim(path: string): void {
   }
 }
 
+/**
+ * Removes the lock `path` holding `stale`, left by a process that is gone. Moved aside first, not
+ * removed: when several processes take it over at once, one that read the stale file before
+ * another replaced it would otherwise remove the new owner's lock. A process that moves a file
+ * other than the one it judged stale puts it back.
+ */
+function takeOver(path: string, stale: string): void {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // moved by another meanwhile
+    throw err;
+  }
+  try {
+    if (readFileSync(aside, 'utf8') !== stale) linkSync(aside, path);
+  } catch (err) {
+    // EEXIST: a third process claimed the place meanwhile; the one whose lock this was will find out.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
 /** Takes the lock of `dir` or throws DataDirLockedError; returns the function that releases it. */
 export function acquireDataDirLock(dir: string): () => void {
   const path = `${dir}.lock`;
@@ -47,19 +71,20 @@ export function acquireDataDirLock(dir: string): () => void {
       return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let owner = Number.NaN;
+      let held: string;
       try {
-        owner = Number(readFileSync(path, 'utf8').trim());
+        held = readFileSync(path, 'utf8');
       } catch {
         continue; // removed meanwhile: try again
       }
+      const owner = Number(held.trim());
       if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
         throw new DataDirLockedError(
           `Another server process (pid ${owner}) is using the embedded database in ${dir}. ` +
             'Stop it first, or give this one its own PGLITE_DATA_DIR (or a DATABASE_URL: PostgreSQL takes several processes).',
         );
       }
-      rmSync(path, { force: true }); // left behind by a process that is gone
+      takeOver(path, held); // left behind by a process that is gone
     }
   }
   throw new DataDirLockedError(`Could not take the lock ${path}; is another server starting at the same time?`);
