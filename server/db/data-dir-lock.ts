@@ -15,6 +15,19 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** What link() fails with on a file system without hard links (FAT, exFAT, some network shares). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** Creates `to` as a link to `from`, or throws EEXIST; without hard links, `to` is created and then written. */
+function linkOrCreate(from: string, to: string, content: string): void {
+  try {
+    linkSync(from, to);
+  } catch (err) {
+    if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    writeFileSync(to, content, { flag: 'wx' });
+  }
+}
+
 /**
  * Creates `path` holding this process's pid, or throws EEXIST. The pid is written to a file of this
  * process's own first and then linked into place: a file created and then written could be read
@@ -22,9 +35,10 @@ function isRunning(pid: number): boolean {
  */
 function claim(path: string): void {
   const draft = `${path}.${process.pid}`;
-  writeFileSync(draft, `${process.pid}\n`);
+  const content = `${process.pid}\n`;
+  writeFileSync(draft, content);
   try {
-    linkSync(draft, path);
+    linkOrCreate(draft, path, content);
   } finally {
     rmSync(draft, { force: true });
   }
@@ -45,7 +59,8 @@ function takeOver(path: string, stale: string): void {
     throw err;
   }
   try {
-    if (readFileSync(aside, 'utf8') !== stale) linkSync(aside, path);
+    const moved = readFileSync(aside, 'utf8');
+    if (moved !== stale) linkOrCreate(aside, path, moved);
   } catch (err) {
     // EEXIST: a third process claimed the place meanwhile; the one whose lock this was will find out.
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
