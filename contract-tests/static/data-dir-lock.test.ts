@@ -28,6 +28,8 @@ function contender(dataDir: string, marker: string, rounds: number, deadPid?: nu
     import { renameSync, rmSync, writeFileSync } from 'node:fs';
     import { acquireDataDirLock, DataDirLockedError } from ${JSON.stringify(lockModule)};
     const tally = { held: 0, refused: 0, overlaps: 0 };
+    // A lock left as a crashed process would leave it is never released: its 'exit' listener stays.
+    process.setMaxListeners(0);
     for (let i = 0; i < ${rounds}; i++) {
       let release;
       try {
