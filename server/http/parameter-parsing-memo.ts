@@ -54,15 +54,15 @@ interface Mutator {
   prototype: MutatorThis & { modifyRequest(req: MutatedRequest): void };
 }
 
-/** A two-key memo on objects: (context, object) → answer. */
-function memo2<A extends object, B extends object, R>(compute: (a: A, b: B) => R): (a: A, b: B) => R {
+/** A two-key memo on objects: (context, object) → answer; further arguments only feed the computation. */
+function memo2<A extends object, B extends object, R, X extends unknown[] = []>(compute: (a: A, b: B, ...rest: X) => R): (a: A, b: B, ...rest: X) => R {
   const byContext = new WeakMap<A, WeakMap<B, R>>();
-  return (a, b) => {
-    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return compute(a, b);
+  return (a, b, ...rest) => {
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return compute(a, b, ...rest);
     let answers = byContext.get(a);
     if (answers === undefined) byContext.set(a, (answers = new WeakMap()));
     if (answers.has(b)) return answers.get(b) as R;
-    const answer = compute(a, b);
+    const answer = compute(a, b, ...rest);
     answers.set(b, answer);
     return answer;
   };
@@ -115,18 +115,14 @@ export function memoizeValidatorParameterParsing(): void {
     return answer;
   };
   // Per contract document and parameter list (a mutator is made per request, so not per mutator).
-  const plain = new WeakMap<object, WeakMap<object[], { checked: boolean } | null>>();
+  const plainOf = memo2((_docs: object, parameters: object[], mutator: MutatorThis) => plainParameters(mutator, util, parameters));
   const none: object[] = [];
   (RequestParameterMutator as Mutator).prototype.modifyRequest = function (this: MutatorThis, req: MutatedRequest) {
     const docs = this._apiDocs;
     // A validator that keeps its contract elsewhere gets its own code, never a failed request.
     if (typeof docs !== 'object' || docs === null) return modifyRequest.call(this, req);
-    const parameters = req.openapi.schema.parameters ?? none;
-    let byList = plain.get(docs);
-    if (byList === undefined) plain.set(docs, (byList = new WeakMap()));
-    let operation = byList.get(parameters);
-    if (operation === undefined) byList.set(parameters, (operation = plainParameters(this, util, parameters) ?? null));
-    if (operation === null) return modifyRequest.call(this, req);
+    const operation = plainOf(docs, req.openapi.schema.parameters ?? none, this);
+    if (operation === undefined) return modifyRequest.call(this, req);
     // A reserved character it may refuse: the validator's own code judges. (It reads the query
     // through url.parse, which only shortens or escapes it, so it finds none where this finds none.
     // The server's query-encoding.ts leaves none; this is for other callers of the validator.)
