@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../support/free-port.ts';
 
-const BIN = '/usr/lib/postgresql/15/bin';
+// Debian's PostgreSQL 15 (scripts/setup-machine.sh installs it); PG_BIN names another.
+const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 export interface PrivatePostgres {
   /** The maintenance database's URL (for createDatabase and startCluster). */
