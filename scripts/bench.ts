@@ -11,6 +11,11 @@
 //     quote pair's p99 with a customer per connection, and with every connection on one pair;
 //   - with `-- --suite`, the whole contract suite on PGlite.
 // Results: printed, and written to bench/results.md. Environment: BENCH_SECONDS (5), BENCH_ROUNDS (3).
+//
+// `npm run bench -- --scale` measures instead what every list page and a few writes cost when the
+// tables hold a million rows against the same at a thousand (scripts/bench/scale.ts), and writes
+// its own section of bench/results.md. Environment: BENCH_SCALE_ROUNDS (11), BENCH_SCALE_ROWS
+// (1,000,000, PostgreSQL), BENCH_SCALE_PGLITE_ROWS (100,000).
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type autocannon from 'autocannon';
@@ -19,7 +24,8 @@ import { CONNECTIONS, interleaved, load, median, ROUNDS, SECONDS, type Load } fr
 import { authorization, freshDatabase, startFloor, startMock, startServer, type Running, type Variant } from './bench/processes.ts';
 import { rawQuotes } from './bench/raw-quotes.ts';
 import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
-import { ms, ratio, table, writeResults, type Row } from './bench/report.ts';
+import { machine, ms, ratio, table, writeResults, writeSection, type Row } from './bench/report.ts';
+import { scaleBenchmark, scaleNotes, scaleSummary, scaleTable } from './bench/scale.ts';
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -96,6 +102,16 @@ async function readyTimes(variant: Variant, starts: number): Promise<number> {
     await server.stop();
   }
   return median(times);
+}
+
+if (process.argv.includes('--scale')) {
+  const figures = await scaleBenchmark(say);
+  const summary = scaleSummary(figures);
+  const every = scaleTable(figures);
+  say(`\n${summary}\n\n${every}`);
+  const text = ['## Lists and writes at scale', '', machine('npm run bench -- --scale'), '', summary, '', ...scaleNotes(figures).map((n) => `- ${n}`), '', '### Every request', '', every];
+  say(`\nwritten to ${writeSection('scale', text.join('\n'))}`);
+  process.exit(0);
 }
 
 say(`Node ${process.version}; ${SECONDS} s per run, ${ROUNDS} interleaved rounds, 10 connections\n`);

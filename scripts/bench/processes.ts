@@ -21,7 +21,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export type Variant = { database: 'postgres'; url: string; validateRequests?: boolean } | { database: 'pglite'; validateRequests?: boolean };
+/** PGlite in memory, or in `dataDir` (a folder the scale benchmark grows between two starts). */
+export type Variant = { database: 'postgres'; url: string; validateRequests?: boolean } | { database: 'pglite'; dataDir?: string; validateRequests?: boolean };
 
 /** The server in production-like settings: no response validation, no test controls, silent. */
 export async function startServer(variant: Variant): Promise<Running> {
@@ -39,7 +40,7 @@ export async function startServer(variant: Variant): Promise<Running> {
       VALIDATE_RESPONSES: '0',
       VALIDATE_REQUESTS: variant.validateRequests === false ? '0' : '1',
       DATABASE_URL: variant.database === 'postgres' ? variant.url : '',
-      PGLITE_DATA_DIR: 'memory://',
+      PGLITE_DATA_DIR: variant.database === 'pglite' && variant.dataDir !== undefined ? variant.dataDir : 'memory://',
       PAYMENTS_CLIENT_ID: credentials.clientId,
       PAYMENTS_CLIENT_SECRET: credentials.clientSecret,
       PAYMENTS_MASTER_KEY: masterKey,
