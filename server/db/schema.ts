@@ -461,6 +461,20 @@ export interface AgentActionTable {
   updated_at: Timestamp;
 }
 
+/**
+ * Rows of a list's maintained count (migration 0013): a key's count is the sum of its rows. Written
+ * only by the database's triggers; read by db/paginate.ts.
+ */
+export interface ListCountTable {
+  id: Generated<number>;
+  platform_id: string;
+  /** The counted table. */
+  list: string;
+  /** The scope and filter, `name=value` pairs joined by `&`; '' for all of the platform's rows. */
+  key: string;
+  n: number;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -489,4 +503,5 @@ export interface Database {
   agent_actions: AgentActionTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
+  list_counts: ListCountTable;
 }
