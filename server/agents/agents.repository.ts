@@ -2,7 +2,7 @@
 // found again: not by id, not by its access token.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type Counted, type TimeWindow } from '../db/paginate.ts';
 import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -38,6 +38,9 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
 
 type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };
 
+/** Kept by the database (migration 0013): unfiltered or by one of these, with one time bound or none. */
+const counts: Counted<AgentListParams> = { by: { isPaused: 'is_paused', isConnected: 'is_connected' }, windows: TIME_WINDOW_BOUNDS };
+
 const agentsPage = pageQuery(
   'agents',
   (db, p: AgentListParams) => {
@@ -48,6 +51,7 @@ const agentsPage = pageQuery(
     return inTimeWindow(q, 'agents', p);
   },
   (s) => s.selectAll(),
+  counts,
 );
 
 export async function listAgents(db: Db, platformId: string, f: AgentFilters, page: PageRequest): Promise<PageRows<AgentRow>> {

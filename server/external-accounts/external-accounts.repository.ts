@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { pageQuery } from '../db/paginate.ts';
+import { pageQuery, type Counted } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -74,24 +74,31 @@ export interface ExternalAccountFilters {
   currency?: string;
 }
 
-const externalAccountsPage = pageQuery(
-  'external_accounts',
-  (db, p: ExternalAccountFilters & { platformId: string; customerOwned: boolean }) => {
-    let q = db
-      .selectFrom('external_accounts')
-      .where('platform_id', '=', p.platformId)
-      .where('deleted_at', 'is', null)
-      .where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
-    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
-    if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
-    return q;
-  },
-  (s) => s.selectAll(),
-);
+/** Kept by the database (migration 0013): unfiltered, or by currency alone. */
+const countsOf = (owner: Owner): Counted<ExternalAccountFilters & { platformId: string }> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency' } });
+
+/** The customers' accounts or the platform's own: two lists, each with its own index and counts. */
+const externalAccountsPage = (owner: Owner) =>
+  pageQuery(
+    'external_accounts',
+    (db, p: ExternalAccountFilters & { platformId: string }) => {
+      let q = db
+        .selectFrom('external_accounts')
+        .where('platform_id', '=', p.platformId)
+        .where('deleted_at', 'is', null)
+        .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
+      if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+      if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
+      return q;
+    },
+    (s) => s.selectAll(),
+    countsOf(owner),
+  );
+const externalAccountsPages = { customer: externalAccountsPage('customer'), platform: externalAccountsPage('platform') };
 
 /** Live (not deleted) accounts, newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency }, page);
+  return externalAccountsPages[owner](db, { platformId, customerId: filters.customerId, currency: filters.currency }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */

@@ -2,7 +2,7 @@
 // by the ledger (in the database transaction that moves the money); read and listed here.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { dateOrUndefined, pageQuery, type SortDirection } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery, type Counted, type SortDirection } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { TransactionDetails, TransactionTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -57,14 +57,18 @@ export interface TransactionFilters {
 
 type TransactionListParams = Omit<TransactionFilters, 'order' | 'startDate' | 'endDate'> & { platformId: string; startDate?: Date; endDate?: Date };
 
+/** Kept by the database (migration 0013): unfiltered or by status or type, with one date bound or none. */
+const counts: Counted<TransactionListParams> = { by: { status: 'status', type: 'type' }, windows: { startDate: ['created_at', '<'], endDate: ['created_at', '>'] } };
+
 const transactionsPage = pageQuery(
   'transactions',
   (db, p: TransactionListParams) => {
     let q = db.selectFrom('transactions').where('transactions.platform_id', '=', p.platformId);
     if (p.customerId !== undefined) q = q.where('transactions.customer_id', '=', p.customerId);
     if (p.platformCustomerId !== undefined) {
+      // At most one customer has it (a unique key): a scalar, so the customer's index serves the page.
       const id = p.platformCustomerId;
-      q = q.where('transactions.customer_id', 'in', (eb) =>
+      q = q.where('transactions.customer_id', '=', (eb) =>
         eb.selectFrom('customers').select('customers.id').where('customers.platform_id', '=', p.platformId).where('customers.platform_customer_id', '=', id),
       );
     }
@@ -82,6 +86,7 @@ const transactionsPage = pageQuery(
     return q;
   },
   (s) => s.selectAll('transactions'),
+  counts,
 );
 
 export async function listTransactions(db: Db, platformId: string, f: TransactionFilters, page: PageRequest): Promise<PageRows<TransactionRow>> {
