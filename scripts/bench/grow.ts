@@ -4,7 +4,7 @@
 // minutes, not the hours the API would.
 //
 // The grown rows are older than the seed (every 30 seconds back from it, so a time window near the
-// seed holds the same rows at every size), spread over grown customers the way a platform's are
+// seed holds the same rows at every size; 20 of them updated just before it), spread over grown customers the way a platform's are
 // (about one account, transaction, document... each), and carry every value of each filter in
 // realistic shares: most transactions COMPLETED, one in ten customers a business, one in a hundred
 // deleted. Grown ids are md5 uuids of their number, so rows can name grown rows of other tables
@@ -27,7 +27,11 @@ export function growthStatements(world: World, rows: number): { table: string; s
   const platform = `(select platform_id from customers where id = ${lit(world.customer.id)})`;
   // Rows already there (the seed's), so each table ends with `rows`; computed once per statement.
   const missing = (table: string) => `greatest(${rows} - (select count(*) from ${table}), 0)`;
-  const at = (i = 'i') => `(select created_at from customers where id = ${lit(world.customer.id)}) - interval '1 minute' - ${i} * interval '30 seconds'`;
+  const seed = `(select created_at from customers where id = ${lit(world.customer.id)})`;
+  const at = (i = 'i') => `${seed} - interval '1 minute' - ${i} * interval '30 seconds'`;
+  // 20 rows at every size, spread over the whole history, were updated just before the seed: what
+  // a list of the recently updated finds among rows created long ago.
+  const updated = `case when i % ${Math.floor(rows / 20)} = 7 then ${seed} - interval '10 seconds' else ${at()} end`;
   // The i-th grown row's customer, account...: grown rows of other tables, by number (1-based,
   // cycling over the first rows - SEED of them, which every grown table has).
   const cycle = (i: string) => `(1 + (${i} - 1) % ${rows - SEED})`;
@@ -49,7 +53,7 @@ export function growthStatements(world: World, rows: number): { table: string; s
           case when i % 10 = 0 then (array['APPROVED', 'PENDING', 'UNVERIFIED', 'APPROVED', 'REJECTED'])[1 + i / 10 % 5] end,
           case when i % 10 = 0 then sb.profile else si.profile end,
           case when i % 10 = 0 then sb.identifier else si.identifier end,
-          i % 100 = 50, ${at()}, ${at()}
+          i % 100 = 50, ${at()}, ${updated}
         from generate_series(1, ${missing('customers')}) i,
           (select uma_address, profile, identifier from customers where id = ${lit(world.customer.id)}) si,
           (select profile, identifier from customers where id = ${lit(world.business.id)}) sb`,
@@ -117,7 +121,7 @@ export function growthStatements(world: World, rows: number): { table: string; s
     {
       table: 'api_tokens',
       sql: `insert into api_tokens (id, platform_id, name, permissions, client_id, secret_hash, created_at, updated_at, deleted_at)
-        select ${grownId('Token', 'k', 'i')}, ${platform}, 'grown token ' || i % 1000, '{VIEW}', 'grown-' || i, t.secret_hash, ${at()}, ${at()},
+        select ${grownId('Token', 'k', 'i')}, ${platform}, 'grown token ' || i % 1000, '{VIEW}', 'grown-' || i, t.secret_hash, ${at()}, ${updated},
           case when i % 20 = 0 then ${at()} end
         from generate_series(1, ${missing('api_tokens')}) i,
           (select secret_hash from api_tokens where name = ${lit(world.tokenName)} limit 1) t`,
@@ -126,7 +130,7 @@ export function growthStatements(world: World, rows: number): { table: string; s
       table: 'agents',
       sql: `insert into agents (id, platform_id, customer_id, name, is_paused, policy, access_token_hash, connected_at, deleted_at, created_at, updated_at)
         select ${grownId('Agent', 'ag', 'i')}, ${platform}, ${customerOf()}, 'Grown agent ' || i, i % 10 = 0, a.policy, null,
-          case when i % 2 = 0 then ${at()} end, case when i % 50 = 0 then ${at()} end, ${at()}, ${at()}
+          case when i % 2 = 0 then ${at()} end, case when i % 50 = 0 then ${at()} end, ${at()}, ${updated}
         from generate_series(1, ${missing('agents')}) i,
           (select policy from agents where id = ${lit(world.agent.id)}) a`,
     },

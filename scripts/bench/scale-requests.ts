@@ -12,15 +12,19 @@ export interface ListRequest {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+const HALF_MINUTE_MS = 30 * 1000;
 
 export function listRequests(world: World): ListRequest[] {
   const hourBefore = new Date(world.seededAt.getTime() - HOUR_MS).toISOString();
+  // The seed's rows and the 20 grown ones updated just before it (grow.ts), created all through the history.
+  const justBefore = new Date(world.seededAt.getTime() - HALF_MINUTE_MS).toISOString();
   const q = (path: string, filter?: Record<string, string>) => (filter === undefined ? path : `${path}?${new URLSearchParams(filter).toString()}`);
   const list = (path: string, filters: Record<string, Record<string, string>>, bearer?: string): ListRequest[] => [
     { label: `GET ${path}`, path: q(path), ...(bearer === undefined ? {} : { bearer }) },
     ...Object.entries(filters).map(([label, filter]) => ({ label: `GET ${path}?${label}`, path: q(path, filter), ...(bearer === undefined ? {} : { bearer }) })),
   ];
   const window = (after: string, before: string) => ({ [`${after}=-1h`]: { [after]: hourBefore }, [`${before}=-1h`]: { [before]: hourBefore } });
+  const updated = { 'updatedAfter=-30s': { updatedAfter: justBefore }, 'updatedBefore=-1h': { updatedBefore: hourBefore } };
   const { customer, business, agent } = world;
   return [
     ...list('/customers', {
@@ -32,7 +36,7 @@ export function listRequests(world: World): ListRequest[] {
       'kycStatus=PENDING': { kycStatus: 'PENDING' },
       'kybStatus=REJECTED': { kybStatus: 'REJECTED' },
       ...window('createdAfter', 'createdBefore'),
-      ...window('updatedAfter', 'updatedBefore'),
+      ...updated,
       'isIncludingDeleted=true': { isIncludingDeleted: 'true' },
     }),
     ...list('/transactions', {
@@ -48,7 +52,7 @@ export function listRequests(world: World): ListRequest[] {
       ...window('startDate', 'endDate'),
       'sortOrder=ASC': { sortOrder: 'ASC' },
     }),
-    ...list('/tokens', { name: { name: world.tokenName }, ...window('createdAfter', 'createdBefore'), ...window('updatedAfter', 'updatedBefore') }),
+    ...list('/tokens', { name: { name: world.tokenName }, ...window('createdAfter', 'createdBefore'), ...updated }),
     ...list('/beneficial-owners', { customerId: { customerId: business.id } }),
     ...list('/documents', { documentHolder: { documentHolder: customer.id } }),
     ...list('/verifications', { customerId: { customerId: business.id }, 'verificationStatus=IN_PROGRESS': { verificationStatus: 'IN_PROGRESS' } }),
@@ -61,7 +65,7 @@ export function listRequests(world: World): ListRequest[] {
       'isPaused=true': { isPaused: 'true' },
       'isConnected=false': { isConnected: 'false' },
       ...window('createdAfter', 'createdBefore'),
-      ...window('updatedAfter', 'updatedBefore'),
+      ...updated,
     }),
     ...list(`/agents/${agent.id}/actions`, { 'status=APPROVED': { status: 'APPROVED' }, 'type=TRANSFER_IN': { type: 'TRANSFER_IN' } }).map((r) => ({ ...r, label: r.label.replace(agent.id, '{agentId}') })),
     ...list('/agents/me/internal-accounts', { 'currency=USD': { currency: 'USD' }, 'type=INTERNAL_FIAT': { type: 'INTERNAL_FIAT' } }, agent.accessToken),
