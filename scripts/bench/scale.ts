@@ -17,6 +17,9 @@ import { listRequests, type ListRequest } from './scale-requests.ts';
 import { seedWorld, type World } from './scale-world.ts';
 
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 11);
+/** Writes are cheap to repeat and vary more: twice the rounds, after two unmeasured ones. */
+const WRITE_ROUNDS = 2 * ROUNDS + 1;
+const WRITE_WARM_UP = 2;
 const POSTGRES_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.BENCH_SCALE_PGLITE_ROWS ?? 100_000);
 const SMALL = 1_000;
@@ -173,7 +176,7 @@ async function measure(database: ScaleFigures['database'], sizes: [Sized, Sized]
   const writeTimes = { customer: [[], []] as number[][], transferIn: [[], []] as number[][], quote: [[], []] as number[][] };
   const json = { authorization, 'content-type': 'application/json' };
   let n = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = -WRITE_WARM_UP; round < WRITE_ROUNDS; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const s of order) {
       const { server, world } = sizes[s] as Sized;
@@ -184,6 +187,7 @@ async function measure(database: ScaleFigures['database'], sizes: [Sized, Sized]
       const quote = await timed(server.base, '/quotes', { method: 'POST', headers: json, body: JSON.stringify(quoteBody) });
       const executed = await timed(server.base, `/quotes/${encodeURIComponent((quote.body as { id?: string }).id ?? '')}/execute`, { method: 'POST', headers: { authorization } });
       for (const r of [customer, transferIn, quote, executed]) if (!r.ok) failures++;
+      if (round < 0) continue;
       writeTimes.customer[s]?.push(customer.ms);
       writeTimes.transferIn[s]?.push(transferIn.ms);
       writeTimes.quote[s]?.push(quote.ms + executed.ms);
@@ -289,6 +293,6 @@ export function scaleNotes(figures: ScaleFigures[]): string[] {
   return [
     `Each database is seeded through the API (scripts/bench/scale-world.ts: a customer with 20 transactions, its accounts, external accounts, agent, documents; a business with a beneficial owner and a verification; a token), then every listed table is grown in SQL to its size (scripts/bench/grow.ts: one INSERT ... SELECT over generate_series per table, copying the seed's rows and varying what the lists filter on, then VACUUM ANALYZE as autovacuum would after such a load). ${figures.map((f) => `${f.database}: ${fmt(f.small)} and ${fmt(f.large)} rows per table`).join('; ')}.`,
     `A figure is the median of ${ROUNDS} requests, one at a time, each round asking every request of both sizes in turn (the order of the sizes alternating), so the machine's load falls on both alike. "first" is the page without a cursor, "next" the same request with its first page's cursor. Filters ask for the seed's rows (a customer's, an account's), a share of the grown rows (a status, a type, a currency), or a time window of the hour before the seed (grown rows are 30 seconds apart at every size, so that hour holds the same rows); updatedAfter=-30s finds the seed's rows and 20 grown rows created all through the history but updated just before the seed, the list of what changed since a sync.`,
-    'Writes: one at a time, interleaved likewise; the quote figure is its two requests together. Transfer-outs/s: autocannon at 10 connections for 3 s, 3 interleaved rounds, each size on its own server and database.',
+    `Writes: one at a time, interleaved likewise, ${WRITE_ROUNDS} rounds after ${WRITE_WARM_UP} unmeasured ones; the quote figure is its two requests together. Transfer-outs/s: autocannon at 10 connections for 3 s, 3 interleaved rounds, each size on its own server and database.`,
   ];
 }
