@@ -2,7 +2,7 @@
 // found again: not by id, not by its access token.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type Counted, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -38,8 +38,12 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
 
 type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };
 
-/** Kept by the database (migration 0013): unfiltered or by one of these, with one time bound or none. */
-const counts: Counted<AgentListParams> = { by: { isPaused: 'is_paused', isConnected: 'is_connected' }, windows: TIME_WINDOW_BOUNDS };
+/** Counts kept by the database (migration 0013): unfiltered or by one of these, with one time bound or none; an updated_at bound planned per call. */
+const plan: ListPlan<AgentListParams> = {
+  by: { isPaused: 'is_paused', isConnected: 'is_connected' },
+  windows: TIME_WINDOW_BOUNDS,
+  plannedPerCall: ['updatedAfter', 'updatedBefore'],
+};
 
 const agentsPage = pageQuery(
   'agents',
@@ -51,7 +55,7 @@ const agentsPage = pageQuery(
     return inTimeWindow(q, 'agents', p);
   },
   (s) => s.selectAll(),
-  counts,
+  plan,
 );
 
 export async function listAgents(db: Db, platformId: string, f: AgentFilters, page: PageRequest): Promise<PageRows<AgentRow>> {

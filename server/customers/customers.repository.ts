@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type Counted, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
@@ -95,7 +95,7 @@ export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<
 type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | keyof TimeWindow> & TimeWindow & { platformId: string; isDeleted?: false };
 
 /** Kept by the database (migration 0013): without the deleted ones or with them, unfiltered or by one of these, with one time bound or none. */
-const counts: Counted<ListParams> = {
+const plan: ListPlan<ListParams> = {
   scope: { isDeleted: 'is_deleted' },
   by: { customerType: 'customer_type', region: 'region', currency: 'currency', kycStatus: 'kyc_status', kybStatus: 'kyb_status' },
   windows: TIME_WINDOW_BOUNDS,
@@ -116,7 +116,7 @@ const customersPage = pageQuery(
     return inTimeWindow(q, 'customers', p);
   },
   (s) => s.selectAll(),
-  counts,
+  plan,
 );
 
 export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest): Promise<PageRows<CustomerRow>> {

@@ -6,11 +6,12 @@
 // What a page costs does not grow with the table: its rows come from an index in keyset order
 // (migration 0013 has one per filter), and the total is paid for once per walk through the list.
 // The first page reads it, in the same statement and snapshot as its rows, from the counts the
-// database keeps (`list_counts`) when the list declares them (`counted`: only lists migration 0013
-// counts) and the request has at most one of its counted filters; otherwise it counts the matches, through the index of the filter that
-// names them (a customer's transactions: what they cost, not what the table holds). The cursor
-// carries that total to the next pages, which count nothing: a walk's totalCount is the number
-// of matches when its first page was read (spec/guides/pagination.md).
+// database keeps (`list_counts`) when the list's `plan` declares them (only lists migration 0013
+// counts) and the request has at most one of its counted filters; otherwise it counts the
+// matches, through the index of the filter that names them (a customer's transactions: what they
+// cost, not what the table holds). The cursor carries that total to the next pages, which count
+// nothing: a walk's totalCount is the number of matches when its first page was read
+// (spec/guides/pagination.md).
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 import type { Db } from './database.ts';
@@ -30,13 +31,13 @@ interface Position {
 }
 
 /**
- * Which shapes of a list's filters the database keeps a count of (migration 0013's keys for the
- * table): `fixed`, the pair every key of this list starts with; `scope`, parameters whose pair a
- * key has when they are present (customers without the deleted ones); `by`, the filters kept one
- * at a time. The names are the keys' (the columns'), the values the parameters' as text. A shape
- * with another filter, or two of `by`, is counted instead.
+ * How the database serves a list's filters. Counts: which shapes of the filters it keeps a count
+ * of (migration 0013's keys for the table): `fixed`, the pair every key of this list starts with;
+ * `scope`, parameters whose pair a key has when they are present (customers without the deleted
+ * ones); `by`, the filters kept one at a time. The names are the keys' (the columns'), the values
+ * the parameters' as text. A shape with another filter, or two of `by`, is counted instead.
  */
-export interface Counted<P> {
+export interface ListPlan<P> {
   fixed?: string;
   scope?: { readonly [K in keyof P]?: string };
   by?: { readonly [K in keyof P]?: string };
@@ -48,6 +49,12 @@ export interface Counted<P> {
    * list into two large parts counts its matches.
    */
   windows?: { readonly [K in keyof P]?: readonly [column: 'created_at' | 'updated_at', outside: '<' | '>'] };
+  /**
+   * Filters whose best plan depends on their value, so that a query with one of them is planned
+   * for each call (prepared-statements.ts): a currency a few customers hold is read from its GIN
+   * index, one most hold by walking the list's order; likewise an updated_at bound.
+   */
+  plannedPerCall?: readonly (keyof P)[];
 }
 
 /** How far a bound's probes count before they give up on that end. */
@@ -62,7 +69,7 @@ export function pageQuery<TB extends Listable, P extends TemplateParams & { plat
   table: TB,
   filtered: (db: Db, p: P) => SelectQueryBuilder<Database, TB, object>,
   select: (q: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, Row>,
-  counted?: Counted<NoInfer<P>>,
+  plan?: ListPlan<NoInfer<P>>,
 ): ListQuery<P, Row> {
   const created = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
@@ -74,10 +81,10 @@ export function pageQuery<TB extends Listable, P extends TemplateParams & { plat
   const probe = (q: SelectQueryBuilder<Database, TB, object>, column: string) =>
     sql<string>`(select count(*) from (${q.select(sql.lit(1).as('one')).orderBy(sql.ref(`${table}.${column}`)).limit(sql.lit(PROBE))}) as probe)`;
   const total = (db: Db, p: P): RawBuilder<string> => {
-    if (counted === undefined) return matches(db, p);
-    const window = boundOf(counted, p);
+    if (plan === undefined) return matches(db, p);
+    const window = boundOf(plan, p);
     const rest = window === undefined ? p : ({ ...p, [window.param]: undefined } as P);
-    const key = countKey(counted, rest);
+    const key = countKey(plan, rest);
     if (key === undefined) return matches(db, p);
     const kept = sql<string>`(${db
       .selectFrom('list_counts')
@@ -99,10 +106,7 @@ export function pageQuery<TB extends Listable, P extends TemplateParams & { plat
       rows = rows.where(sql<boolean>`(${created}, ${id}) ${sql.raw(order === 'desc' ? '<' : '>')} (${p.pageAfterCreatedAt}, ${p.pageAfterId})`);
     }
     rows = rows.orderBy(created, order).orderBy(id, order).limit(p.pageLimit);
-    // Bounded by updated_at, ordered by created_at: which index serves the page depends on the bound.
-    return Object.entries(counted?.windows ?? {}).some(([param, bound]) => bound?.[0] === 'updated_at' && (p as Record<string, unknown>)[param] !== undefined)
-      ? rows.modifyEnd(sql.raw(PLANNED_PER_CALL))
-      : rows;
+    return (plan?.plannedPerCall ?? []).some((param) => p[param] !== undefined) ? rows.modifyEnd(sql.raw(PLANNED_PER_CALL)) : rows;
   });
   const countOf = queryTemplate<P, { n: string | number }>((db, p) => db.selectNoFrom(total(db, p).as('n')));
   return async (db, filters, page, order = 'desc') => {
@@ -127,7 +131,7 @@ const POSITION: ReadonlySet<string> = new Set(['pageLimit', 'pageAfterCreatedAt'
 const filtersOf = <P extends object>(p: P & Position): P => Object.fromEntries(Object.entries(p).filter(([name]) => !POSITION.has(name))) as P;
 
 /** The one time bound present, when it is the only one. */
-function boundOf<P extends object>(counted: Counted<P>, p: P): { param: string; column: string; outside: '<' | '>'; value: unknown } | undefined {
+function boundOf<P extends object>(counted: ListPlan<P>, p: P): { param: string; column: string; outside: '<' | '>'; value: unknown } | undefined {
   const present = Object.entries(counted.windows ?? {}).filter(([param]) => (p as Record<string, unknown>)[param] !== undefined);
   const [only] = present;
   if (only === undefined || present.length > 1) return undefined;
@@ -139,7 +143,7 @@ function boundOf<P extends object>(counted: Counted<P>, p: P): { param: string; 
  * The `list_counts` key of this shape of the filters, as SQL over its parameters (their values are
  * the slots of a template), or undefined when the shape is not counted.
  */
-function countKey<P extends { platformId: string }>(counted: Counted<P>, p: P): RawBuilder<string> | undefined {
+function countKey<P extends { platformId: string }>(counted: ListPlan<P>, p: P): RawBuilder<string> | undefined {
   const scope: Readonly<Record<string, string | undefined>> = counted.scope ?? {};
   const by: Readonly<Record<string, string | undefined>> = counted.by ?? {};
   const pairs: RawBuilder<string>[] = counted.fixed === undefined ? [] : [sql.lit(counted.fixed)];

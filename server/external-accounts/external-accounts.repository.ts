@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { pageQuery, type Counted } from '../db/paginate.ts';
+import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -74,8 +74,8 @@ export interface ExternalAccountFilters {
   currency?: string;
 }
 
-/** Kept by the database (migration 0013): unfiltered, or by currency alone. */
-const countsOf = (owner: Owner): Counted<ExternalAccountFilters & { platformId: string }> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency' } });
+/** Counts kept by the database (migration 0013): unfiltered, or by currency alone. */
+const planOf = (owner: Owner): ListPlan<ExternalAccountFilters & { platformId: string }> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency' } });
 
 /** The customers' accounts or the platform's own: two lists, each with its own index and counts. */
 const externalAccountsPage = (owner: Owner) =>
@@ -92,7 +92,7 @@ const externalAccountsPage = (owner: Owner) =>
       return q;
     },
     (s) => s.selectAll(),
-    countsOf(owner),
+    planOf(owner),
   );
 const externalAccountsPages = { customer: externalAccountsPage('customer'), platform: externalAccountsPage('platform') };
 

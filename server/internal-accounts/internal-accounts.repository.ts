@@ -2,7 +2,7 @@
 // to the ledger (ledger.repository.ts), the only code that changes it.
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { pageQuery, type Counted } from '../db/paginate.ts';
+import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { InternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -23,8 +23,8 @@ export interface InternalAccountFilters {
 
 type InternalAccountListParams = { platformId: string; customerId?: string; currency?: string; type?: InternalAccountRow['type'] };
 
-/** Kept by the database (migration 0013): unfiltered, or by currency or type alone. */
-const countsOf = (owner: 'customer' | 'platform'): Counted<InternalAccountListParams> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency', type: 'type' } });
+/** Counts kept by the database (migration 0013): unfiltered, or by currency or type alone. */
+const planOf = (owner: 'customer' | 'platform'): ListPlan<InternalAccountListParams> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency', type: 'type' } });
 
 /** The customers' accounts (`customer`) or the platform's own: two lists, each with its own index and counts. */
 const internalAccountsPage = (owner: 'customer' | 'platform') =>
@@ -38,7 +38,7 @@ const internalAccountsPage = (owner: 'customer' | 'platform') =>
       return q;
     },
     (s) => s.selectAll(),
-    countsOf(owner),
+    planOf(owner),
   );
 const internalAccountsPages = { customer: internalAccountsPage('customer'), platform: internalAccountsPage('platform') };
 

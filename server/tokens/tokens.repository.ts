@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type Counted, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -57,8 +57,8 @@ export async function findToken(db: Db, platformId: string, id: string): Promise
     .executeTakeFirst();
 }
 
-/** Kept by the database (migration 0013): the live tokens, with one time bound or none. */
-const counts: Counted<TimeWindow & { platformId: string; name?: string }> = { windows: TIME_WINDOW_BOUNDS };
+/** Counts kept by the database (migration 0013): the live tokens, with one time bound or none; an updated_at bound planned per call. */
+const plan: ListPlan<TimeWindow & { platformId: string; name?: string }> = { windows: TIME_WINDOW_BOUNDS, plannedPerCall: ['updatedAfter', 'updatedBefore'] };
 
 const tokensPage = pageQuery(
   'api_tokens',
@@ -68,7 +68,7 @@ const tokensPage = pageQuery(
     return inTimeWindow(q, 'api_tokens', p);
   },
   (s) => s.selectAll(),
-  counts,
+  plan,
 );
 
 export async function listTokens(db: Db, platformId: string, filters: TokenFilters, page: PageRequest): Promise<PageRows<TokenRow>> {

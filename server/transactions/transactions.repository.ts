@@ -2,7 +2,7 @@
 // by the ledger (in the database transaction that moves the money); read and listed here.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { dateOrUndefined, pageQuery, type Counted, type SortDirection } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery, type ListPlan, type SortDirection } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { TransactionDetails, TransactionTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -57,8 +57,8 @@ export interface TransactionFilters {
 
 type TransactionListParams = Omit<TransactionFilters, 'order' | 'startDate' | 'endDate'> & { platformId: string; startDate?: Date; endDate?: Date };
 
-/** Kept by the database (migration 0013): unfiltered or by status or type, with one date bound or none. */
-const counts: Counted<TransactionListParams> = { by: { status: 'status', type: 'type' }, windows: { startDate: ['created_at', '<'], endDate: ['created_at', '>'] } };
+/** Counts kept by the database (migration 0013): unfiltered or by status or type, with one date bound or none. */
+const plan: ListPlan<TransactionListParams> = { by: { status: 'status', type: 'type' }, windows: { startDate: ['created_at', '<'], endDate: ['created_at', '>'] } };
 
 const transactionsPage = pageQuery(
   'transactions',
@@ -86,7 +86,7 @@ const transactionsPage = pageQuery(
     return q;
   },
   (s) => s.selectAll('transactions'),
-  counts,
+  plan,
 );
 
 export async function listTransactions(db: Db, platformId: string, f: TransactionFilters, page: PageRequest): Promise<PageRows<TransactionRow>> {
