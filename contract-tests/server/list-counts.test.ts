@@ -107,6 +107,10 @@ describe.skipIf(target === 'prism' || target === 'proxy')('totalCount', () => {
     expect(patched.response.status).toBe(200);
     const after = await counts();
     expect(after.slice(0, 8)).toEqual([4, 5, 2, 3, 2, 4, 2, 2]);
+    // The holders of a currency, newest first, each once: the one who gained it among them.
+    const holders = made.filter((_, i) => i !== 0 && i !== 4).map((c) => c.id).reverse();
+    expect((await walk('/customers', { currency: 'USD' })).ids).toEqual(holders);
+    expect((await walk('/customers', { currency: 'EUR' })).ids).toEqual([made[4], made[3], made[2], made[1]].map((c) => c?.id));
   });
 
   it('a walk keeps its first page\'s totalCount; the next walk counts again', async () => {

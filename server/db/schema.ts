@@ -475,6 +475,14 @@ export interface ListCountTable {
   n: number;
 }
 
+/** A customer's currencies, one per row (migration 0013): kept by triggers, read by the customers list's currency filter. */
+export interface CustomerCurrencyTable {
+  customer_id: string;
+  currency: string;
+  platform_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -483,6 +491,7 @@ export interface Database {
   encryption_key_check: EncryptionKeyCheckTable;
   idempotency_keys: IdempotencyKeyTable;
   customers: CustomerTable;
+  customer_currencies: CustomerCurrencyTable;
   beneficial_owners: BeneficialOwnerTable;
   documents: DocumentTable;
   verifications: VerificationTable;

@@ -184,9 +184,50 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, table, columns, where] of INDEXES) {
     await sql.raw(`create index ${name} on ${table} (${columns})${where === undefined ? '' : ` where ${where}`}`).execute(db);
   }
+  await customerCurrencies(db);
+}
+
+/**
+ * A customer's currencies one per row, kept by triggers, in keyset order per platform and
+ * currency: a list of the customers holding a currency reads its page here, whether a few of them
+ * hold it or most (in the array, either would walk the list until it found a page of them).
+ */
+async function customerCurrencies(db: Kysely<unknown>): Promise<void> {
+  await sql`create table customer_currencies (
+    customer_id text not null references customers (id) on delete cascade,
+    currency text not null,
+    platform_id text not null,
+    created_at timestamptz not null,
+    primary key (customer_id, currency)
+  )`.execute(db);
+  await sql`create index customer_currencies_page on customer_currencies (platform_id, currency, created_at, customer_id)`.execute(db);
+  await sql`create function customer_currencies_insert() returns trigger language plpgsql as $$
+    begin
+      insert into customer_currencies (customer_id, currency, platform_id, created_at)
+        select distinct a.id, x, a.platform_id, a.created_at from added a cross join unnest(a.currencies) x;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger customer_currencies_insert after insert on customers referencing new table as added
+    for each statement execute function customer_currencies_insert()`.execute(db);
+  await sql`create function customer_currencies_update() returns trigger language plpgsql as $$
+    begin
+      delete from customer_currencies where customer_id = new.id and not (currency = any (new.currencies));
+      insert into customer_currencies (customer_id, currency, platform_id, created_at)
+        select distinct new.id, x, new.platform_id, new.created_at from unnest(new.currencies) x on conflict do nothing;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger customer_currencies_update after update on customers
+    for each row when (old.currencies is distinct from new.currencies) execute function customer_currencies_update()`.execute(db);
+  await sql`insert into customer_currencies (customer_id, currency, platform_id, created_at)
+    select distinct c.id, x, c.platform_id, c.created_at from customers c cross join unnest(c.currencies) x`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop trigger customer_currencies_update on customers`.execute(db);
+  await sql`drop trigger customer_currencies_insert on customers`.execute(db);
+  await sql`drop function customer_currencies_update()`.execute(db);
+  await sql`drop function customer_currencies_insert()`.execute(db);
+  await sql`drop table customer_currencies`.execute(db);
   for (const [name] of INDEXES) await sql.raw(`drop index ${name}`).execute(db);
   for (const { table, columns } of COUNTED) {
     for (const event of ['insert', 'delete', 'truncate', ...(columns.length > 0 ? ['update'] : [])]) {
