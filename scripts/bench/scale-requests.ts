@@ -32,6 +32,7 @@ export function listRequests(world: World): ListRequest[] {
       'customerType=BUSINESS': { customerType: 'BUSINESS' },
       'region=GB': { region: 'GB' },
       'currency=EUR': { currency: 'EUR' },
+      'currency=GBP': { currency: 'GBP' },
       umaAddress: { umaAddress: customer.umaAddress },
       'kycStatus=PENDING': { kycStatus: 'PENDING' },
       'kybStatus=REJECTED': { kybStatus: 'REJECTED' },

@@ -38,7 +38,8 @@ export async function seedWorld(base: string): Promise<World> {
     platformCustomerId: 'seed-individual',
     fullName: 'Jane Doe',
     region: 'US',
-    currencies: ['USD', 'EUR'],
+    // GBP: no grown customer holds it, so its list is the seed customer alone at every size.
+    currencies: ['USD', 'EUR', 'GBP'],
   });
   const accounts = await call<Page>(base, 'GET', `/customers/internal-accounts?customerId=${customer.id}`);
   const usd = accounts.data.find((a) => a.balance?.currency.code === 'USD')?.id ?? '';
