@@ -6794,10 +6794,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The Embedded Wallet the credential belongs to: the id of its `EMBEDDED_WALLET` internal
-             *     account. Answers always use the `InternalAccount:` form; requests may also name the wallet
-             *     `EmbeddedWallet:<uuid>` (the same uuid).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the credential belongs to, as `EmbeddedWallet:<uuid>`: the uuid of its
+             *     `EMBEDDED_WALLET` internal account (`InternalAccount:<uuid>`). Answers always use the
+             *     `EmbeddedWallet:` form; requests may name the wallet either way.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -6840,10 +6840,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6864,10 +6864,10 @@ export interface components {
              */
             type: "OAUTH";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6943,10 +6943,10 @@ export interface components {
              */
             type: "PASSKEY";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -7152,8 +7152,9 @@ export interface components {
              */
             credentialId: string;
             /**
-             * @description The Embedded Wallet internal account the session acts for.
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the session acts for, as `EmbeddedWallet:<uuid>` like the `accountId` of
+             *     its credential (`AuthMethod`); the uuid is that of the wallet's `InternalAccount:` id.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -10969,7 +10970,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11203,7 +11204,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };

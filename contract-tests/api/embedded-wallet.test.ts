@@ -60,14 +60,21 @@ describeServer('opening and naming Embedded Wallets', () => {
     expect(unknown.status).toBe(400);
   });
 
-  itServer('EmbeddedWallet:<uuid> names the same wallet on input; answers use InternalAccount:', async () => {
+  itServer('credentials and sessions name the wallet EmbeddedWallet:<uuid>; requests may name it either way', async () => {
     const { customerId, walletId } = await w.newWallet();
     const alias = `EmbeddedWallet:${uuidOf(walletId)}`;
     const account = await ok<{ id: string }>(w.getAccount(alias));
     expect(account.id).toBe(walletId);
-    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: alias, email: 'jane@example.com' }), 201);
-    expect(credential.accountId).toBe(walletId);
-    expect((await w.listCredentials(alias)).data.map((c) => c.id)).toEqual([credential.id]);
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
+    expect(credential.accountId).toBe(alias);
+    const session = await ok<AuthSession>(w.verify(credential.id, otpProof()));
+    expect(session.accountId).toBe(alias);
+    for (const name of [alias, walletId]) {
+      expect((await w.listCredentials(name)).data).toEqual([credential]);
+      expect((await w.listSessions(name)).data.map((s) => [s.id, s.accountId])).toEqual([[session.id, alias]]);
+    }
+    const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(alias), headers)), 201);
+    expect(passkey.accountId).toBe(alias);
     // The alias names wallets only: a held account's uuid behind it is not found.
     const held = await customerInternalAccount(customerId, 'USD');
     expect((await w.getAccount(`EmbeddedWallet:${uuidOf(held.id)}`)).status).toBe(404);
@@ -104,7 +111,7 @@ describeServer('credentials', () => {
     const res = await w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane.doe@example.com' });
     expect(res.status).toBe(201);
     const credential = (await res.json()) as AuthMethod;
-    expect(credential).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP', nickname: 'jane.doe@example.com' });
+    expect(credential).toMatchObject({ accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'EMAIL_OTP', nickname: 'jane.doe@example.com' });
     const emails = await w.emails(credential.id);
     expect(emails.length).toBe(1);
     expect(emails[0]).toMatchObject({ to: 'jane.doe@example.com' });
@@ -163,7 +170,7 @@ describeServer('credentials', () => {
 
     const done = await w.addCredential(body, signed(challenge));
     expect(done.status).toBe(201);
-    expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: walletId });
+    expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: `EmbeddedWallet:${uuidOf(walletId)}` });
     // Repeated, it adds nothing: the wallet has its passkey now.
     expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
     expect((await w.listCredentials(walletId)).data.length).toBe(2);
@@ -210,7 +217,7 @@ describeServer('credentials', () => {
       reason: 'Invalid OIDC token',
     });
     const session = await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }));
-    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'OAUTH' });
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'OAUTH' });
   });
 
   itServer('PASSKEY: registration must answer the top-level challenge; transports are the W3C values', async () => {
@@ -229,7 +236,7 @@ describeServer('challenge, verify and sessions', () => {
     const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
     expect(await reasonOf(await w.verify(credential.id, otpProof('123456')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
     const session = await ok<AuthSession>(w.verify(credential.id, otpProof()));
-    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'EMAIL_OTP' });
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'EMAIL_OTP' });
     expect(session.encryptedSessionSigningKey).toMatch(/^[0-9a-f]+$/);
     expect(Date.parse(session.expiresAt) - Date.parse(session.createdAt)).toBe(15 * 60_000);
     // Used up: the next session needs a new code.
