@@ -1515,10 +1515,11 @@ export interface paths {
          *     Sandbox magic values: `otp` `000000`, `assertion.signature` `sandbox-valid-passkey-signature`,
          *     `oidcToken` `sandbox-valid-oidc-token`; the returned `encryptedSessionSigningKey` is a stub.
          *
-         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type or `Request-Id` is missing for
-         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also when no code is pending or it
-         *     is more than 10 minutes old), `Invalid passkey signature` (also when `assertion.credentialId` is
-         *     not the registered passkey) or `Invalid OIDC token`; for a passkey, `401 REQUEST_ID_INVALID` for
+         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type, `Request-Id` is missing for
+         *     a passkey, or `otp` is not six digits; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also
+         *     when no code is pending or it is more than 10 minutes old), `Invalid passkey signature` (also when
+         *     `assertion.credentialId` is not the registered passkey) or `Invalid OIDC token`, for any other
+         *     value of the proof whatever its shape; for a passkey, `401 REQUEST_ID_INVALID` for
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
@@ -7050,7 +7051,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`.
+             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`. Its shape is part of
+             *     the contract, as the specification defines the code: a value that is not six digits is
+             *     `400 INVALID_INPUT`; six digits that are not the code give `401 UNAUTHORIZED` with reason
+             *     `Invalid OTP code`.
              * @example 000000
              */
             otp: string;
@@ -7073,7 +7077,9 @@ export interface components {
             /**
              * @description An OIDC ID token (a JWT) of the identity registered with the credential, issued at most 60
              *     seconds before the request; its signature is checked against the issuer's keys. In the sandbox
-             *     the value is `sandbox-valid-oidc-token`.
+             *     the value is `sandbox-valid-oidc-token`. The token is a proof, checked as one whatever its
+             *     shape: any other value (not a JWT included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid OIDC token`; only a value over 8192 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-oidc-token
              */
             oidcToken: string;
@@ -7105,7 +7111,10 @@ export interface components {
              */
             authenticatorData: string;
             /**
-             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is `sandbox-valid-passkey-signature`.
+             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is
+             *     `sandbox-valid-passkey-signature`. The signature is a proof, checked as one whatever its
+             *     shape: any other value (not base64url included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid passkey signature`; only a value over 1024 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-passkey-signature
              */
             signature: string;

@@ -253,6 +253,25 @@ describeServer('challenge, verify and sessions', () => {
     expect((await w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY })).status).toBe(400);
   });
 
+  itServer('a wrong proof is 401 with its reason whatever its shape; only an otp that is not six digits is 400', async () => {
+    // Each the first credential of a new wallet: created at once, with failures counted apart.
+    const first = async (body: (walletId: string) => unknown) => ok<AuthMethod>(w.addCredential(await body((await w.newWallet()).walletId)), 201);
+    const oauth = await first(async (walletId) => ({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }));
+    for (const oidcToken of ['not a JWT, not the magic value', '']) {
+      expect(await reasonOf(await w.verify(oauth.id, { type: 'OAUTH', oidcToken, clientPublicKey: CLIENT_KEY }))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OIDC token' });
+    }
+    const passkey = await first((walletId) => passkeyBody(walletId));
+    const challenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    expect(await reasonOf(await w.verify(passkey.id, passkeyAssertion('not base64url: +/!'), { 'Request-Id': challenge.requestId }))).toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      reason: 'Invalid passkey signature',
+    });
+    const otp = await first((walletId) => ({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }));
+    expect(await reasonOf(await w.verify(otp.id, otpProof('12345')))).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(await reasonOf(await w.verify(otp.id, otpProof('123456')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
+  });
+
   itServer('PASSKEY: clientPublicKey only on /challenge; verify with the challenge requestId, single use', async () => {
     const { walletId } = await w.newWallet();
     const passkey = await ok<AuthMethod>(w.addCredential(passkeyBody(walletId)), 201);
