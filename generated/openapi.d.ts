@@ -2937,7 +2937,9 @@ export interface components {
         };
         /**
          * Error401
-         * @description Authentication failed. Magic-value and signature mismatches carry a `reason`.
+         * @description Authentication failed. Every `401` carries a `reason`: which credential, proof or signature
+         *     failed (missing or wrong Basic credentials or bearer token, a wrong sandbox magic value, a
+         *     failed `Service-Wallet-Signature` or `Request-Id` check).
          */
         Error401: components["schemas"]["Error"] & {
             /**
@@ -2951,10 +2953,13 @@ export interface components {
              */
             code?: "UNAUTHORIZED" | "INVALID_SIGNATURE" | "REQUEST_ID_MISSING" | "REQUEST_ID_INVALID" | "REQUEST_ID_REUSED";
             /**
-             * @description Why authentication failed, for example `Invalid OTP code` or `Invalid Service-Wallet-Signature`.
+             * @description Why authentication failed, a fixed label per failure: for example `Invalid credentials`,
+             *     `Invalid OTP code` or `Invalid Service-Wallet-Signature` (the labels are listed in the
+             *     Authentication and permissions guide, the Embedded Wallet Auth tag and
+             *     `SignedRetryChallenge`). Always present.
              * @example Invalid OTP code
              */
-            reason?: string;
+            reason: string;
         };
         /**
          * Error403

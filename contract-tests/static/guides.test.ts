@@ -62,6 +62,12 @@ describe('the errors catalogue', () => {
     expect([...listed].sort()).toEqual(declared);
     for (const row of table.rows) expect(row[2]?.length ?? 0, row.join(' | ')).toBeGreaterThan(10);
   });
+
+  it('says every 401 carries a reason, which Error401 requires (so the contract check of every 401 checks it)', () => {
+    const parts = (spec.components.schemas?.Error401 as { allOf: { required?: string[]; properties?: { reason?: { minLength?: number } } }[] }).allOf;
+    expect(parts.some((p) => p.required?.includes('reason') === true && p.properties?.reason?.minLength === 1)).toBe(true);
+    expect(guide('Errors')).toContain('Every `401` answer also carries a `reason`');
+  });
 });
 
 describe('the sandbox table', () => {
