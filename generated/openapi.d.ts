@@ -986,10 +986,12 @@ export interface paths {
          *     - Sources that are `EMBEDDED_WALLET` internal accounts need header `Service-Wallet-Signature`:
          *       the signature of the quote's `payloadToSign` made with the signing key of an active session
          *       of the wallet (sandbox: `sandbox-valid-signature`). `Request-Id` may be sent too; it must then
-         *       be the `requestId` inside `payloadToSign`. The signature is checked like a signed retry (see
-         *       `SignedRetryChallenge`): without it `401 UNAUTHORIZED` with reason
-         *       `Missing Service-Wallet-Signature`, a wrong one `Invalid Service-Wallet-Signature`, none of
-         *       the wallet's sessions active `No active session`. For other sources the headers are ignored.
+         *       be the `requestId` inside `payloadToSign`, and it is checked first, before the quote's state
+         *       (a spent one is `401 REQUEST_ID_REUSED`, not `409`). The `requestId` is spent by the execution
+         *       that succeeds. The signature is checked like a signed retry (see `SignedRetryChallenge`):
+         *       without it `401 UNAUTHORIZED` with reason `Missing Service-Wallet-Signature`, a wrong one
+         *       `Invalid Service-Wallet-Signature`, none of the wallet's sessions active `No active session`.
+         *       For other sources the headers are ignored.
          *     - `REALTIME_FUNDING` quotes are not executed with this call: they execute when their funds
          *       arrive (`400 INVALID_INPUT` here).
          *
@@ -5019,24 +5021,35 @@ export interface components {
         /**
          * SignedRetryChallenge
          * @description Returned with `202` by operations that need an Embedded Wallet signature (adding or revoking a
-         *     credential, revoking a session, exporting a wallet, changing its settings). Nothing has changed
-         *     yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
+         *     credential, revoking a session, exporting a wallet, changing its settings, sending a transfer-out
+         *     from it). Nothing has changed yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
          *     (of a credential of type `type` or any other, unless the operation says otherwise), then repeat
          *     the identical request (same path, same body) with headers `Service-Wallet-Signature` (the
          *     signature) and `Request-Id` (this `requestId`) before `expiresAt`.
          *
-         *     The `requestId` is used up by the signed retry that succeeds; a retry that fails can be corrected
-         *     and sent again until `expiresAt`. A signed retry fails with `401`:
+         *     **A `requestId` is single use: it is spent by the signed retry that succeeds**, in the same
+         *     commit as the operation's effect, so it authorizes exactly one request. A signed retry that fails
+         *     (a `401` below, or an error of the operation itself such as `400 INSUFFICIENT_FUNDS`) changes
+         *     nothing and spends nothing: correct it and send it again until `expiresAt`. Once spent, every
+         *     request that presents the `requestId` answers `401 REQUEST_ID_REUSED`.
          *
-         *     | `code` | `reason` | When |
-         *     |---|---|---|
-         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` |
-         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` |
-         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` |
-         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation, resource or body than the first call |
-         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` already authorized a request |
-         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
-         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
+         *     The signature headers are checked **first**: after the API credentials and the request's shape,
+         *     before the operation looks anything up. So a signed retry sent again after it succeeded gets
+         *     `401 REQUEST_ID_REUSED` and never another answer (not `400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`
+         *     for the credential it added, nor `404` for the credential or session it revoked). The resource
+         *     and body the `requestId` was issued for, and the signature, are checked with the operation's own
+         *     rules. A signed retry fails with `401`:
+         *
+         *     | `code` | `reason` | When | Checked |
+         *     |---|---|---|---|
+         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` | first |
+         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` | first |
+         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` was spent by a signed retry that succeeded | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation than the first call | first |
+         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another resource or body than the first call | with the signature |
+         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) | with the signature |
+         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first | with the signature |
          *
          *     Expired and revoked sessions sign nothing. The retry may reach any of the service's servers.
          */
@@ -5053,7 +5066,7 @@ export interface components {
              */
             payloadToSign: string;
             /**
-             * @description Single-use id of this challenge; send it back as the `Request-Id` header.
+             * @description Id of this challenge, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
              * @example Request:019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
@@ -7010,7 +7023,7 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Single-use id of this challenge; send it as the `Request-Id` header of `/verify`.
+             * @description Id of this challenge, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
              * @example Request:019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
@@ -8272,7 +8285,10 @@ export interface components {
          */
         ServiceWalletSignature: string;
         /**
-         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+         * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+         *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+         *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+         *     `SignedRetryChallenge`).
          * @example Request:019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
@@ -9698,7 +9714,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -9759,7 +9778,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -10405,7 +10427,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11034,7 +11059,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11090,7 +11118,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11173,7 +11204,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11257,7 +11291,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];

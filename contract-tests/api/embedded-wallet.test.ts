@@ -171,8 +171,10 @@ describeServer('credentials', () => {
     const done = await w.addCredential(body, signed(challenge));
     expect(done.status).toBe(201);
     expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: `EmbeddedWallet:${uuidOf(walletId)}` });
-    // Repeated, it adds nothing: the wallet has its passkey now.
-    expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+    // Repeated, it adds nothing: the retry spent its requestId, checked before the credential types.
+    expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED', reason: 'Request-Id already used' });
+    expect(await reasonOf(await w.addCredential(body, { 'Request-Id': challenge.requestId }))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
+    expect(await reasonOf(await w.addCredential(body))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
     expect((await w.listCredentials(walletId)).data.length).toBe(2);
   });
 
@@ -303,10 +305,12 @@ describeServer('challenge, verify and sessions', () => {
   itServer('a revoked session authorizes nothing; revoking a session is itself a signed retry (204)', async () => {
     const { walletId, session } = await w.walletWithSession();
     const pending = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
-    const revoked = await w.signedRetry((headers) => w.revokeSession(session.id, headers));
-    expect(revoked.status).toBe(204);
+    const challenge = await ok<SignedRetryChallenge>(w.revokeSession(session.id), 202);
+    expect((await w.revokeSession(session.id, signed(challenge))).status).toBe(204);
     expect((await w.listSessions(walletId)).data).toEqual([]);
     expect((await w.revokeSession(session.id)).status).toBe(404);
+    // Sent again, the retry finds its requestId spent before it looks for the session.
+    expect(await reasonOf(await w.revokeSession(session.id, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     const refused = await w.updateWallet(walletId, { privateEnabled: true }, signed(pending));
     expect(await reasonOf(refused)).toMatchObject({ status: 401, reason: 'No active session' });
   });
@@ -328,8 +332,10 @@ describeServer('revoking credentials', () => {
     expect(await reasonOf(await w.revokeCredential(otp.id, signed(challenge)))).toMatchObject({ status: 400, code: 'SAME_CREDENTIAL_SESSION' });
     const passkeyChallenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
     await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': passkeyChallenge.requestId }));
+    // The 400 spent nothing: the same requestId, signed by the passkey's session, revokes.
     const done = await w.revokeCredential(otp.id, signed(challenge));
     expect(done.status).toBe(204);
+    expect(await reasonOf(await w.revokeCredential(otp.id, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     expect((await w.listCredentials(walletId)).data.map((c) => c.id)).toEqual([passkey.id]);
     const sessions = (await w.listSessions(walletId)).data;
     expect(sessions.map((s) => s.credentialId)).toEqual([passkey.id]);
@@ -350,6 +356,17 @@ describeServer('races on PostgreSQL', () => {
     const created = await Promise.all(Array.from({ length: 5 }, () => w.addCredential(passkeyBody(other.walletId))));
     expect(created.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
     expect((await w.listCredentials(other.walletId)).data.length).toBe(1);
+
+    // One signed retry sent five times at once: one adds the credential, the others find the requestId spent.
+    const third = await w.walletWithSession();
+    const oauthBody = { type: 'OAUTH', accountId: third.walletId, oidcToken: await freshToken() };
+    const oauthChallenge = await ok<SignedRetryChallenge>(w.addCredential(oauthBody), 202);
+    const retried = await Promise.all(Array.from({ length: 5 }, () => w.addCredential(oauthBody, signed(oauthChallenge))));
+    expect(await Promise.all(retried.map(async (r) => (r.status === 201 ? '201' : `${r.status} ${(await errorOf(r)).code}`)))).toEqual(
+      expect.arrayContaining(['201', '401 REQUEST_ID_REUSED']),
+    );
+    expect(retried.filter((r) => r.status === 201).length).toBe(1);
+    expect(retried.every((r) => r.status === 201 || r.status === 401)).toBe(true);
 
     // Two credentials, each with a session, revoked at once by signed retries: one stays.
     const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(walletId), headers)), 201);
@@ -412,6 +429,8 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     const executed = await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) }));
     expect(executed.status).toBe(200);
     expect(await balanceOf(walletId)).toBe(9_000);
+    // The execution spent the requestId: presented again it is 401 before the quote's state (409).
+    expect(await reasonOf(await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) })))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     expect((await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' })).status).toBe(409);
   });
 
