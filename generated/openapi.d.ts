@@ -2097,12 +2097,17 @@ export interface paths {
          *     `400 INSUFFICIENT_FUNDS`, no action is created and the quote stays `PENDING`. When the source is
          *     an `EMBEDDED_WALLET` internal account the request needs header `Service-Wallet-Signature`, the
          *     signature of the quote's `payloadToSign` (sandbox: `sandbox-valid-signature`), also when the
-         *     action will wait for approval. Needs the `EXECUTE_QUOTES` policy permission.
+         *     action will wait for approval. `Request-Id` may be sent too, as for `POST /quotes/{quoteId}/execute`:
+         *     it must then be the `requestId` inside `payloadToSign`, and it is checked first, before the
+         *     quote's state and the policy (a spent one is `401 REQUEST_ID_REUSED`). The `requestId` is spent
+         *     by the submission that succeeds. For other sources the headers are ignored. Needs the
+         *     `EXECUTE_QUOTES` policy permission.
          *
          *     Errors: `400 INSUFFICIENT_FUNDS`, or `400 INVALID_INPUT` for a `REALTIME_FUNDING` quote (it
          *     executes when its funds arrive); `401` for a missing, unknown or revoked token, or
          *     `401 UNAUTHORIZED` with `reason` `Missing Service-Wallet-Signature` or
-         *     `Invalid Service-Wallet-Signature`; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
+         *     `Invalid Service-Wallet-Signature`, or a `Request-Id` failure (`REQUEST_ID_INVALID`,
+         *     `REQUEST_ID_REUSED`, listed under `SignedRetryChallenge`); `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404 QUOTE_NOT_FOUND` (also for quotes the agent did not create);
          *     `409 QUOTE_NOT_PENDING` when the quote expired or was already executed, `409 CONFLICT` when an
          *     action for this quote is already waiting for approval, `409 IDEMPOTENCY_KEY_IN_USE`; `422` for a
@@ -12117,6 +12122,14 @@ export interface operations {
                  * @example sandbox-valid-signature
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**

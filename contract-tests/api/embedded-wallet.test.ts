@@ -8,6 +8,7 @@ import { api, describeServer, errorOf, isMock, itPostgres, itServer } from '../s
 import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
+import { connectAgent } from '../support/agents.ts';
 import {
   CLIENT_KEY,
   oidcToken,
@@ -15,6 +16,7 @@ import {
   passkeyAssertion,
   passkeyBody,
   signed,
+  SIGNATURE,
   wallets as w,
   type AuthMethod,
   type AuthSession,
@@ -432,6 +434,24 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     // The execution spent the requestId: presented again it is 401 before the quote's state (409).
     expect(await reasonOf(await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) })))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     expect((await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' })).status).toBe(409);
+  });
+
+  itServer("an agent's execution takes the same headers: Request-Id checked first, spent by the execution", async () => {
+    const { walletId, customerId } = await w.walletWithSession();
+    await fund(walletId, 10_000);
+    const { via } = await connectAgent({}, customerId);
+    const { data: quote } = await via.POST('/agents/me/quotes', { body: await toEur(walletId, customerId, 1_000) });
+    if (quote === undefined) throw new Error('no quote');
+    const requestId = String((JSON.parse(quote.payloadToSign ?? '{}') as { requestId?: string }).requestId);
+    const execute = (header: { 'Service-Wallet-Signature'?: string; 'Request-Id'?: string }) => via.POST('/agents/me/quotes/{quoteId}/execute', { params: { path: { quoteId: quote.id }, header } });
+    const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
+    expect((await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': other.requestId })).error).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID' });
+    expect((await execute({ 'Request-Id': requestId })).error).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
+    expect(await balanceOf(walletId)).toBe(10_000);
+    const executed = await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': requestId });
+    expect(executed.data).toMatchObject({ type: 'EXECUTE_QUOTE', status: 'APPROVED' });
+    expect(await balanceOf(walletId)).toBe(9_000);
+    expect((await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': requestId })).error).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
   });
 
   itServer('without an active session nothing executes; a wallet without a credential cannot be quoted from', async () => {
