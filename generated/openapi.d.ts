@@ -772,11 +772,29 @@ export interface paths {
          *     concurrent transfers can never overdraw it. If the transfer later fails, the
          *     amount is credited back to the internal account.
          *
+         *     **From an `EMBEDDED_WALLET`** the owner signs the transfer with the signed retry (see
+         *     `SignedRetryChallenge` and the Embedded Wallet guide):
+         *     1. The request without signature headers is checked in full (every rule below, the balance
+         *        included) and answers `202` with a `SignedRetryChallenge`; nothing is recorded or debited.
+         *        Its `payloadToSign` shows `amount`, `currency` and `destinationAccountId`.
+         *     2. The identical request (same body) sent again with `Service-Wallet-Signature` (signed by an
+         *        active session of the wallet; sandbox: `sandbox-valid-signature`) and `Request-Id` before
+         *        `expiresAt` is checked again and answers `201` with the transaction. Its `requestId` is spent
+         *        by the retry that succeeds; a retry that fails (`401`, or `400 INSUFFICIENT_FUNDS` when the
+         *        balance fell meanwhile) spends nothing and can be sent again.
+         *
+         *     The signature headers are checked before every other rule (`401`s under
+         *     `SignedRetryChallenge`); other sources ignore them.
+         *
+         *     `Idempotency-Key` and the signed retry: the `202` is not stored under the key, nor a `401`. Send
+         *     the first call and its signed retry with the same key: the retry's answer is the one stored,
+         *     and sending either again with that key replays it (`Idempotent-Replayed: true`), so a key sends
+         *     the money once even when several challenges were signed. A new first call without a key (or
+         *     with another) gets a new challenge.
+         *
          *     Rules and errors:
          *     - The balance must be at least `amount`, otherwise `400 INSUFFICIENT_FUNDS` and nothing is
          *       recorded.
-         *     - The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): a wallet pays out only
-         *       through a quote its owner signs (`POST /quotes/{quoteId}/execute`).
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
@@ -2193,8 +2211,13 @@ export interface paths {
          *     `004` rejected by the bank, `005` pending for about 30 seconds then failed, any other
          *     completes). Needs the `CREATE_TRANSFERS` policy permission.
          *
-         *     Errors: `400` for an invalid body, `CURRENCY_MISMATCH` when the accounts' currencies differ,
-         *     `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
+         *     The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): its owner signs every payment
+         *     out of it on their device, which an agent's request cannot carry. An agent pays from a wallet
+         *     with a quote it creates, executed with the owner's `Service-Wallet-Signature`
+         *     (`POST /agents/me/quotes/{quoteId}/execute`).
+         *
+         *     Errors: `400` for an invalid body or an `EMBEDDED_WALLET` source, `CURRENCY_MISMATCH` when the
+         *     accounts' currencies differ, `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
          *     revoked token; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404` (`INTERNAL_ACCOUNT_NOT_FOUND` or
          *     `EXTERNAL_ACCOUNT_NOT_FOUND`) when an account does not exist or belongs to another customer;
@@ -8237,7 +8260,11 @@ export interface components {
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
          *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+         *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+         *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+         *       signature headers are not part of the request, so the signed retry's answer is stored and
+         *       replayed for either.
          * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
          */
         IdempotencyKey: string;
@@ -8752,7 +8779,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8955,7 +8986,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9154,7 +9189,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9313,7 +9352,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9509,7 +9552,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9892,7 +9939,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10050,7 +10101,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10165,7 +10220,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10212,10 +10271,29 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Signature over the `payloadToSign` of a `202` signed-retry challenge, made with the session
+                 *     signing key of an Embedded Wallet credential. Sent together with `Request-Id` when repeating the
+                 *     identical request. In the sandbox the value `sandbox-valid-signature` is accepted.
+                 * @example sandbox-valid-signature
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
             cookie?: never;
@@ -10234,6 +10312,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /**
+             * @description The source is an `EMBEDDED_WALLET`: sign `payloadToSign` with a session of the wallet and
+             *     send the identical request again with `Service-Wallet-Signature` and `Request-Id`. Nothing
+             *     was recorded or debited.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRetryChallenge"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10341,7 +10432,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10420,7 +10515,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10613,7 +10712,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10666,7 +10769,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10719,7 +10826,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10872,7 +10983,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11052,7 +11167,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11421,7 +11540,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11606,7 +11729,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11772,7 +11899,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11824,7 +11955,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11990,7 +12125,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12034,7 +12173,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12111,7 +12254,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12172,7 +12319,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12218,7 +12369,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12421,7 +12576,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12475,7 +12634,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12522,7 +12685,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

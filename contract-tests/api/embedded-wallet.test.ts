@@ -1,11 +1,12 @@
 // Embedded Wallets on the shared target: how wallets are opened and named, credentials (first one
 // at once, further ones by signed retry, one per type, the last one kept), the proofs of each
 // type with the sandbox's magic values, sessions, and the one signed-retry mechanism behind every
-// wallet action (credentials, sessions, settings, export, quote execution). Rules that need the
-// clock to move are in server/embedded-wallet-time.test.ts.
+// wallet action (credentials, sessions, settings, export, transfer-out, quote execution). Rules
+// that need the clock to move are in server/embedded-wallet-time.test.ts.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, inject } from 'vitest';
 import { api, describeServer, errorOf, isMock, itPostgres, itServer } from '../support/api.ts';
-import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
+import { createExternalAccount, customerInternalAccount, fund, balanceOf, listTransactions } from '../support/factories.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
 import { connectAgent } from '../support/agents.ts';
@@ -97,13 +98,95 @@ describeServer('opening and naming Embedded Wallets', () => {
     expect(missing.status).toBe(404);
   });
 
-  itServer('a wallet pays out only through a signed quote: transfer-out from it is 400', async () => {
-    const { customerId, walletId } = await w.walletWithSession();
-    await fund(walletId, 5_000);
-    const external = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
-    const res = await w.call('POST', '/transfer-out', { source: { accountId: walletId }, destination: { accountId: external.id }, amount: 100 });
-    expect(res.status).toBe(400);
-    expect(await balanceOf(walletId)).toBe(5_000);
+});
+
+describeServer('transfer-out from an Embedded Wallet: a signed retry', () => {
+  /** A wallet with a session, funded, and a USD bank account of its owner. */
+  async function payout(funding: number) {
+    const wallet = await w.walletWithSession();
+    await fund(wallet.walletId, funding);
+    const external = await createExternalAccount({ customerId: wallet.customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const body = (amount: number) => ({ source: { accountId: wallet.walletId }, destination: { accountId: external.id }, amount });
+    const send = (amount: number, headers: Record<string, string> = {}) => w.call('POST', '/transfer-out', body(amount), headers);
+    const sent = async () => (await listTransactions({ accountId: external.id })).totalCount;
+    return { ...wallet, external: external.id, send, sent };
+  }
+
+  itServer('202 changes nothing; the identical request signed by a session sends it (201); its requestId is then spent', async () => {
+    const p = await payout(5_000);
+    const challenge = await ok<SignedRetryChallenge>(p.send(1_200), 202);
+    expect(challenge.type).toBe('EMAIL_OTP');
+    expect(JSON.parse(challenge.payloadToSign)).toEqual({
+      requestId: challenge.requestId,
+      operation: 'createTransferOut',
+      accountId: p.walletId,
+      amount: 1_200,
+      currency: 'USD',
+      destinationAccountId: p.external,
+      bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+    expect(await p.sent()).toBe(0);
+
+    expect(await reasonOf(await p.send(1_200, signed(challenge, 'forged')))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
+    expect(await reasonOf(await p.send(1_300, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID', reason: 'Request-Id issued for another request' });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+
+    const tx = await ok<{ id: string; type: string; status: string; source: { accountId: string } }>(p.send(1_200, signed(challenge)), 201);
+    expect(tx).toMatchObject({ type: 'OUTGOING', status: 'COMPLETED', source: { accountId: p.walletId } });
+    expect(await balanceOf(p.walletId)).toBe(3_800);
+    expect(await reasonOf(await p.send(1_200, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
+    expect(await p.sent()).toBe(1);
+  });
+
+  itServer('a transfer bound to fail gets no challenge; a signed retry that fails spends nothing and is sent again', async () => {
+    const p = await payout(1_000);
+    expect(await reasonOf(await p.send(2_000))).toMatchObject({ status: 400, code: 'INSUFFICIENT_FUNDS' });
+    await fund(p.walletId, 1_500);
+    const challenge = await ok<SignedRetryChallenge>(p.send(2_000), 202);
+    // Meanwhile another signed transfer leaves less than the first one's amount.
+    await ok(await w.signedRetry((headers) => p.send(1_000, headers)), 201);
+    expect(await reasonOf(await p.send(2_000, signed(challenge)))).toMatchObject({ status: 400, code: 'INSUFFICIENT_FUNDS' });
+    await fund(p.walletId, 1_000);
+    await ok(p.send(2_000, signed(challenge)), 201);
+    expect(await balanceOf(p.walletId)).toBe(500);
+    expect(await p.sent()).toBe(2);
+  });
+
+  itServer('Idempotency-Key: the 202 and a 401 are not stored; the signed retry is, and replays for either call', async () => {
+    const p = await payout(5_000);
+    const key = { 'Idempotency-Key': randomUUID() };
+    const first = await p.send(1_000, key);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const challenge = await ok<SignedRetryChallenge>(first, 202);
+    const again = await ok<SignedRetryChallenge>(p.send(1_000, key), 202);
+    expect(again.requestId).not.toBe(challenge.requestId);
+    expect((await p.send(1_000, { ...key, ...signed(challenge, 'forged') })).status).toBe(401);
+
+    const done = await p.send(1_000, { ...key, ...signed(challenge) });
+    expect(done.headers.get('idempotent-replayed')).toBeNull();
+    const tx = await ok<{ id: string }>(done, 201);
+    for (const headers of [signed(challenge), signed(again), {}]) {
+      const replayed = await p.send(1_000, { ...key, ...headers });
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect((await ok<{ id: string }>(replayed, 201)).id).toBe(tx.id);
+    }
+    expect((await p.send(2_000, { ...key, ...signed(again) })).status).toBe(422);
+    expect(await balanceOf(p.walletId)).toBe(4_000);
+    expect(await p.sent()).toBe(1);
+  });
+
+  itServer('an agent cannot send from a wallet (400); a held account ignores the signature headers', async () => {
+    const p = await payout(5_000);
+    const { via } = await connectAgent({}, p.customerId);
+    const refused = await via.POST('/agents/me/transfer-out', { body: { source: { accountId: p.walletId }, destination: { accountId: p.external }, amount: 100 } });
+    expect(refused.error).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+
+    const held = await customerInternalAccount(p.customerId, 'USD');
+    await fund(held.id, 1_000);
+    const res = await w.call('POST', '/transfer-out', { source: { accountId: held.id }, destination: { accountId: p.external }, amount: 100 }, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' }));
+    expect(res.status).toBe(201);
   });
 });
 

@@ -1,6 +1,6 @@
 // The signed-retry pattern, one mechanism for every Embedded Wallet action: adding or revoking a
-// credential, revoking a session, exporting a wallet, changing its settings, and executing a quote
-// from it. The first call gets a single-use signing request (202 SignedRetryChallenge) bound to the
+// credential, revoking a session, exporting a wallet, changing its settings, and paying out from it
+// (a transfer-out, a quote's execution). The first call gets a single-use signing request (202 SignedRetryChallenge) bound to the
 // operation, the resource and the body; the identical request repeated with Service-Wallet-Signature
 // and Request-Id before the request expires is checked against the wallet's active sessions. The
 // request lives in the database and is spent, in the caller's transaction, by the retry that
@@ -34,12 +34,12 @@ export const SIGNED_RETRY_WINDOW_MS = 5 * 60_000;
 /** An action on an Embedded Wallet that its owner must sign. */
 export interface WalletAction {
   wallet: InternalAccountRow;
-  operation: 'createAuthCredential' | 'revokeAuthCredential' | 'revokeAuthSession' | 'updateInternalAccount' | 'exportInternalAccount' | 'executeQuote';
+  operation: 'createAuthCredential' | 'revokeAuthCredential' | 'revokeAuthSession' | 'updateInternalAccount' | 'exportInternalAccount' | 'executeQuote' | 'createTransferOut';
   /** The resource acted on, named in the payload (the wallet itself needs no second name). */
   target: { field: 'accountId' | 'credentialId' | 'sessionId' | 'quoteId'; id: string };
   /** The request body; the signature covers its SHA-256 (of canonical JSON). */
   body?: unknown;
-  /** Shown in the payload so the signer sees what it authorizes (a quote's amount). */
+  /** Shown in the payload so the signer sees what it authorizes (an amount, where it goes). */
   shown?: Record<string, string | number>;
   /** Sessions of this credential may not sign (revoking it). */
   excludeCredentialId?: string;
