@@ -1,12 +1,13 @@
 // The signed-retry pattern, one mechanism for every Embedded Wallet action: adding or revoking a
 // credential, revoking a session, exporting a wallet, changing its settings, and paying out from it
-// (a transfer-out, a quote's execution). The first call gets a single-use signing request (202 SignedRetryChallenge) bound to the
-// operation, the resource and the body; the identical request repeated with Service-Wallet-Signature
-// and Request-Id before the request expires is checked against the wallet's active sessions. The
-// request lives in the database and is spent, in the caller's transaction, by the retry that
-// succeeds, so it authorizes exactly one effect whatever server the retry reaches; a retry that
-// fails rolls back and spends nothing. A presented Request-Id is checked before anything else the
-// request could fail on (checkSignedRetryFirst), so a spent one always answers 401 REQUEST_ID_REUSED.
+// (a transfer-out, a quote's execution). The first call gets a single-use signing request (202
+// SignedRetryChallenge) bound to the operation, the resource and the body; the identical request
+// repeated with Service-Wallet-Signature and Request-Id before the request expires is checked
+// against the wallet's active sessions. The request lives in the database and is spent, in the
+// caller's transaction, by the retry that succeeds, so it authorizes exactly one effect whatever
+// server the retry reaches; a retry that fails rolls back and spends nothing. A presented Request-Id
+// is checked before anything else the request could fail on (checkSignedRetryFirst), so a spent
+// one always answers 401 REQUEST_ID_REUSED.
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context.ts';
