@@ -5062,7 +5062,8 @@ export interface components {
          *     request that presents the `requestId` answers `401 REQUEST_ID_REUSED`.
          *
          *     The signature headers are checked **first**: after the API credentials and the request's shape,
-         *     before the operation looks anything up. So a signed retry sent again after it succeeded gets
+         *     before the operation's own rules (a transfer-out or a quote's execution first finds its source, to
+         *     know it is an Embedded Wallet). So a signed retry sent again after it succeeded gets
          *     `401 REQUEST_ID_REUSED` and never another answer (not `400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`
          *     for the credential it added, nor `404` for the credential or session it revoked). The resource
          *     and body the `requestId` was issued for, and the signature, are checked with the operation's own
