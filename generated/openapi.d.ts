@@ -772,11 +772,29 @@ export interface paths {
          *     concurrent transfers can never overdraw it. If the transfer later fails, the
          *     amount is credited back to the internal account.
          *
+         *     **From an `EMBEDDED_WALLET`** the owner signs the transfer with the signed retry (see
+         *     `SignedRetryChallenge` and the Embedded Wallet guide):
+         *     1. The request without signature headers is checked in full (every rule below, the balance
+         *        included) and answers `202` with a `SignedRetryChallenge`; nothing is recorded or debited.
+         *        Its `payloadToSign` shows `amount`, `currency` and `destinationAccountId`.
+         *     2. The identical request (same body) sent again with `Service-Wallet-Signature` (signed by an
+         *        active session of the wallet; sandbox: `sandbox-valid-signature`) and `Request-Id` before
+         *        `expiresAt` is checked again and answers `201` with the transaction. Its `requestId` is spent
+         *        by the retry that succeeds; a retry that fails (`401`, or `400 INSUFFICIENT_FUNDS` when the
+         *        balance fell meanwhile) spends nothing and can be sent again.
+         *
+         *     The signature headers are checked before every other rule (`401`s under
+         *     `SignedRetryChallenge`); other sources ignore them.
+         *
+         *     `Idempotency-Key` and the signed retry: the `202` is not stored under the key, nor a `401`. Send
+         *     the first call and its signed retry with the same key: the retry's answer is the one stored,
+         *     and sending either again with that key replays it (`Idempotent-Replayed: true`), so a key sends
+         *     the money once even when several challenges were signed. A new first call without a key (or
+         *     with another) gets a new challenge.
+         *
          *     Rules and errors:
          *     - The balance must be at least `amount`, otherwise `400 INSUFFICIENT_FUNDS` and nothing is
          *       recorded.
-         *     - The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): a wallet pays out only
-         *       through a quote its owner signs (`POST /quotes/{quoteId}/execute`).
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
@@ -986,10 +1004,12 @@ export interface paths {
          *     - Sources that are `EMBEDDED_WALLET` internal accounts need header `Service-Wallet-Signature`:
          *       the signature of the quote's `payloadToSign` made with the signing key of an active session
          *       of the wallet (sandbox: `sandbox-valid-signature`). `Request-Id` may be sent too; it must then
-         *       be the `requestId` inside `payloadToSign`. The signature is checked like a signed retry (see
-         *       `SignedRetryChallenge`): without it `401 UNAUTHORIZED` with reason
-         *       `Missing Service-Wallet-Signature`, a wrong one `Invalid Service-Wallet-Signature`, none of
-         *       the wallet's sessions active `No active session`. For other sources the headers are ignored.
+         *       be the `requestId` inside `payloadToSign`, and it is checked first, before the quote's state
+         *       (a spent one is `401 REQUEST_ID_REUSED`, not `409`). The `requestId` is spent by the execution
+         *       that succeeds. The signature is checked like a signed retry (see `SignedRetryChallenge`):
+         *       without it `401 UNAUTHORIZED` with reason `Missing Service-Wallet-Signature`, a wrong one
+         *       `Invalid Service-Wallet-Signature`, none of the wallet's sessions active `No active session`.
+         *       For other sources the headers are ignored.
          *     - `REALTIME_FUNDING` quotes are not executed with this call: they execute when their funds
          *       arrive (`400 INVALID_INPUT` here).
          *
@@ -1515,10 +1535,11 @@ export interface paths {
          *     Sandbox magic values: `otp` `000000`, `assertion.signature` `sandbox-valid-passkey-signature`,
          *     `oidcToken` `sandbox-valid-oidc-token`; the returned `encryptedSessionSigningKey` is a stub.
          *
-         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type or `Request-Id` is missing for
-         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also when no code is pending or it
-         *     is more than 10 minutes old), `Invalid passkey signature` (also when `assertion.credentialId` is
-         *     not the registered passkey) or `Invalid OIDC token`; for a passkey, `401 REQUEST_ID_INVALID` for
+         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type, `Request-Id` is missing for
+         *     a passkey, or `otp` is not six digits; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also
+         *     when no code is pending or it is more than 10 minutes old), `Invalid passkey signature` (also when
+         *     `assertion.credentialId` is not the registered passkey) or `Invalid OIDC token`, for any other
+         *     value of the proof whatever its shape; for a passkey, `401 REQUEST_ID_INVALID` for
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
@@ -2094,12 +2115,17 @@ export interface paths {
          *     `400 INSUFFICIENT_FUNDS`, no action is created and the quote stays `PENDING`. When the source is
          *     an `EMBEDDED_WALLET` internal account the request needs header `Service-Wallet-Signature`, the
          *     signature of the quote's `payloadToSign` (sandbox: `sandbox-valid-signature`), also when the
-         *     action will wait for approval. Needs the `EXECUTE_QUOTES` policy permission.
+         *     action will wait for approval. `Request-Id` may be sent too, as for `POST /quotes/{quoteId}/execute`:
+         *     it must then be the `requestId` inside `payloadToSign`, and it is checked first, before the
+         *     quote's state and the policy (a spent one is `401 REQUEST_ID_REUSED`). The `requestId` is spent
+         *     by the submission that succeeds. For other sources the headers are ignored. Needs the
+         *     `EXECUTE_QUOTES` policy permission.
          *
          *     Errors: `400 INSUFFICIENT_FUNDS`, or `400 INVALID_INPUT` for a `REALTIME_FUNDING` quote (it
          *     executes when its funds arrive); `401` for a missing, unknown or revoked token, or
          *     `401 UNAUTHORIZED` with `reason` `Missing Service-Wallet-Signature` or
-         *     `Invalid Service-Wallet-Signature`; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
+         *     `Invalid Service-Wallet-Signature`, or a `Request-Id` failure (`REQUEST_ID_INVALID`,
+         *     `REQUEST_ID_REUSED`, listed under `SignedRetryChallenge`); `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404 QUOTE_NOT_FOUND` (also for quotes the agent did not create);
          *     `409 QUOTE_NOT_PENDING` when the quote expired or was already executed, `409 CONFLICT` when an
          *     action for this quote is already waiting for approval, `409 IDEMPOTENCY_KEY_IN_USE`; `422` for a
@@ -2185,8 +2211,13 @@ export interface paths {
          *     `004` rejected by the bank, `005` pending for about 30 seconds then failed, any other
          *     completes). Needs the `CREATE_TRANSFERS` policy permission.
          *
-         *     Errors: `400` for an invalid body, `CURRENCY_MISMATCH` when the accounts' currencies differ,
-         *     `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
+         *     The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): its owner signs every payment
+         *     out of it on their device, which an agent's request cannot carry. An agent pays from a wallet
+         *     with a quote it creates, executed with the owner's `Service-Wallet-Signature`
+         *     (`POST /agents/me/quotes/{quoteId}/execute`).
+         *
+         *     Errors: `400` for an invalid body or an `EMBEDDED_WALLET` source, `CURRENCY_MISMATCH` when the
+         *     accounts' currencies differ, `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
          *     revoked token; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404` (`INTERNAL_ACCOUNT_NOT_FOUND` or
          *     `EXTERNAL_ACCOUNT_NOT_FOUND`) when an account does not exist or belongs to another customer;
@@ -2936,7 +2967,9 @@ export interface components {
         };
         /**
          * Error401
-         * @description Authentication failed. Magic-value and signature mismatches carry a `reason`.
+         * @description Authentication failed. Every `401` carries a `reason`: which credential, proof or signature
+         *     failed (missing or wrong Basic credentials or bearer token, a wrong sandbox magic value, a
+         *     failed `Service-Wallet-Signature` or `Request-Id` check).
          */
         Error401: components["schemas"]["Error"] & {
             /**
@@ -2950,10 +2983,13 @@ export interface components {
              */
             code?: "UNAUTHORIZED" | "INVALID_SIGNATURE" | "REQUEST_ID_MISSING" | "REQUEST_ID_INVALID" | "REQUEST_ID_REUSED";
             /**
-             * @description Why authentication failed, for example `Invalid OTP code` or `Invalid Service-Wallet-Signature`.
+             * @description Why authentication failed, a fixed label per failure: for example `Invalid credentials`,
+             *     `Invalid OTP code` or `Invalid Service-Wallet-Signature` (the labels are listed in the
+             *     Authentication and permissions guide, the Embedded Wallet Auth tag and
+             *     `SignedRetryChallenge`). Always present.
              * @example Invalid OTP code
              */
-            reason?: string;
+            reason: string;
         };
         /**
          * Error403
@@ -5013,24 +5049,36 @@ export interface components {
         /**
          * SignedRetryChallenge
          * @description Returned with `202` by operations that need an Embedded Wallet signature (adding or revoking a
-         *     credential, revoking a session, exporting a wallet, changing its settings). Nothing has changed
-         *     yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
+         *     credential, revoking a session, exporting a wallet, changing its settings, sending a transfer-out
+         *     from it). Nothing has changed yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
          *     (of a credential of type `type` or any other, unless the operation says otherwise), then repeat
          *     the identical request (same path, same body) with headers `Service-Wallet-Signature` (the
          *     signature) and `Request-Id` (this `requestId`) before `expiresAt`.
          *
-         *     The `requestId` is used up by the signed retry that succeeds; a retry that fails can be corrected
-         *     and sent again until `expiresAt`. A signed retry fails with `401`:
+         *     **A `requestId` is single use: it is spent by the signed retry that succeeds**, in the same
+         *     commit as the operation's effect, so it authorizes exactly one request. A signed retry that fails
+         *     (a `401` below, or an error of the operation itself such as `400 INSUFFICIENT_FUNDS`) changes
+         *     nothing and spends nothing: correct it and send it again until `expiresAt`. Once spent, every
+         *     request that presents the `requestId` answers `401 REQUEST_ID_REUSED`.
          *
-         *     | `code` | `reason` | When |
-         *     |---|---|---|
-         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` |
-         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` |
-         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` |
-         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation, resource or body than the first call |
-         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` already authorized a request |
-         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
-         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
+         *     The signature headers are checked **first**: after the API credentials and the request's shape,
+         *     before the operation's own rules (a transfer-out or a quote's execution first finds its source, to
+         *     know it is an Embedded Wallet). So a signed retry sent again after it succeeded gets
+         *     `401 REQUEST_ID_REUSED` and never another answer (not `400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`
+         *     for the credential it added, nor `404` for the credential or session it revoked). The resource
+         *     and body the `requestId` was issued for, and the signature, are checked with the operation's own
+         *     rules. A signed retry fails with `401`:
+         *
+         *     | `code` | `reason` | When | Checked |
+         *     |---|---|---|---|
+         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` | first |
+         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` | first |
+         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` was spent by a signed retry that succeeded | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation than the first call | first |
+         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another resource or body than the first call | with the signature |
+         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) | with the signature |
+         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first | with the signature |
          *
          *     Expired and revoked sessions sign nothing. The retry may reach any of the service's servers.
          */
@@ -5047,7 +5095,7 @@ export interface components {
              */
             payloadToSign: string;
             /**
-             * @description Single-use id of this challenge; send it back as the `Request-Id` header.
+             * @description Id of this challenge, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
              * @example Request:019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
@@ -6794,10 +6842,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The Embedded Wallet the credential belongs to: the id of its `EMBEDDED_WALLET` internal
-             *     account. Answers always use the `InternalAccount:` form; requests may also name the wallet
-             *     `EmbeddedWallet:<uuid>` (the same uuid).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the credential belongs to, as `EmbeddedWallet:<uuid>`: the uuid of its
+             *     `EMBEDDED_WALLET` internal account (`InternalAccount:<uuid>`). Answers always use the
+             *     `EmbeddedWallet:` form; requests may name the wallet either way.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -6840,10 +6888,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6864,10 +6912,10 @@ export interface components {
              */
             type: "OAUTH";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6943,10 +6991,10 @@ export interface components {
              */
             type: "PASSKEY";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -7004,7 +7052,7 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Single-use id of this challenge; send it as the `Request-Id` header of `/verify`.
+             * @description Id of this challenge, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
              * @example Request:019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
@@ -7050,7 +7098,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`.
+             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`. Its shape is part of
+             *     the contract, as the specification defines the code: a value that is not six digits is
+             *     `400 INVALID_INPUT`; six digits that are not the code give `401 UNAUTHORIZED` with reason
+             *     `Invalid OTP code`.
              * @example 000000
              */
             otp: string;
@@ -7073,7 +7124,9 @@ export interface components {
             /**
              * @description An OIDC ID token (a JWT) of the identity registered with the credential, issued at most 60
              *     seconds before the request; its signature is checked against the issuer's keys. In the sandbox
-             *     the value is `sandbox-valid-oidc-token`.
+             *     the value is `sandbox-valid-oidc-token`. The token is a proof, checked as one whatever its
+             *     shape: any other value (not a JWT included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid OIDC token`; only a value over 8192 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-oidc-token
              */
             oidcToken: string;
@@ -7105,7 +7158,10 @@ export interface components {
              */
             authenticatorData: string;
             /**
-             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is `sandbox-valid-passkey-signature`.
+             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is
+             *     `sandbox-valid-passkey-signature`. The signature is a proof, checked as one whatever its
+             *     shape: any other value (not base64url included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid passkey signature`; only a value over 1024 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-passkey-signature
              */
             signature: string;
@@ -7152,8 +7208,9 @@ export interface components {
              */
             credentialId: string;
             /**
-             * @description The Embedded Wallet internal account the session acts for.
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the session acts for, as `EmbeddedWallet:<uuid>` like the `accountId` of
+             *     its credential (`AuthMethod`); the uuid is that of the wallet's `InternalAccount:` id.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -8204,7 +8261,11 @@ export interface components {
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
          *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+         *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+         *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+         *       signature headers are not part of the request, so the signed retry's answer is stored and
+         *       replayed for either.
          * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
          */
         IdempotencyKey: string;
@@ -8257,7 +8318,10 @@ export interface components {
          */
         ServiceWalletSignature: string;
         /**
-         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+         * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+         *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+         *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+         *     `SignedRetryChallenge`).
          * @example Request:019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
@@ -8716,7 +8780,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8919,7 +8987,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9118,7 +9190,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9277,7 +9353,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9473,7 +9553,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9683,7 +9767,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -9744,7 +9831,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -9850,7 +9940,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10008,7 +10102,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10123,7 +10221,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10170,10 +10272,29 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Signature over the `payloadToSign` of a `202` signed-retry challenge, made with the session
+                 *     signing key of an Embedded Wallet credential. Sent together with `Request-Id` when repeating the
+                 *     identical request. In the sandbox the value `sandbox-valid-signature` is accepted.
+                 * @example sandbox-valid-signature
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
             cookie?: never;
@@ -10192,6 +10313,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /**
+             * @description The source is an `EMBEDDED_WALLET`: sign `payloadToSign` with a session of the wallet and
+             *     send the identical request again with `Service-Wallet-Signature` and `Request-Id`. Nothing
+             *     was recorded or debited.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRetryChallenge"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10299,7 +10433,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10378,7 +10516,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10390,7 +10532,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -10568,7 +10713,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10621,7 +10770,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10674,7 +10827,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10827,7 +10984,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10969,7 +11130,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11007,7 +11168,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11019,7 +11184,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11075,7 +11243,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11158,7 +11329,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11203,7 +11377,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11242,7 +11416,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11364,7 +11541,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11549,7 +11730,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11715,7 +11900,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11767,7 +11956,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11933,7 +12126,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11977,7 +12174,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12054,7 +12255,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12065,6 +12270,14 @@ export interface operations {
                  * @example sandbox-valid-signature
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
@@ -12107,7 +12320,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12153,7 +12370,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12356,7 +12577,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12410,7 +12635,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12457,7 +12686,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

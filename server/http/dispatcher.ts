@@ -154,14 +154,18 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           const work = await trx.savepoint('work').execute();
           try {
             const { result, serialized } = await execute(op, info, input, principal, work, tasks);
-            await rememberResponse(keyCtx, scope, fingerprint, result);
+            // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
+            // stays free for the signed retry, whose answer is the one stored.
+            if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);
             await trx.commit().execute();
             await runTasks(runtime, tasks);
             return send(res, result, serialized);
           } catch (err) {
             const { error } = toApiError(err, req);
-            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
-            if (error.status >= 500) throw err;
+            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be
+            // retried, nor a 401 (a missing or wrong signature or proof authorized nothing), so the
+            // corrected request can carry the same key.
+            if (error.status >= 500 || error.status === 401) throw err;
             await work.rollbackToSavepoint('work').execute();
             await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
             await trx.commit().execute();

@@ -9,7 +9,7 @@ import { ApiError, invalidField, notFound, proofRejected, tooManyRequests } from
 import { newId } from '../shared/ids.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
-import { requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthSession, toNewAuthSession } from './wallet-auth.mapper.ts';
 import {
   consumeOtp,
@@ -117,6 +117,7 @@ export async function listSessions(ctx: PlatformContext, accountId: string): Pro
 }
 
 export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+  await checkSignedRetryFirst(ctx, 'revokeAuthSession', headers);
   const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
   if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
   const wallet = await requireEmbeddedWallet(ctx, session.account_id);

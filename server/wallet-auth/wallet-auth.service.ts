@@ -9,7 +9,7 @@ import type { Db } from '../db/database.ts';
 import { addMs, iso } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthMethod, toPasskeyChallenge } from './wallet-auth.mapper.ts';
 import {
   claimChallengeSlot,
@@ -81,6 +81,7 @@ export async function createCredential(
   body: CreateRequest,
   headers: SignatureHeaders,
 ): Promise<{ status: 201; body: Schemas['AuthMethod'] } | { status: 202; body: Schemas['SignedRetryChallenge'] }> {
+  await checkSignedRetryFirst(ctx, 'createAuthCredential', headers);
   const wallet = await requireEmbeddedWallet(ctx, body.accountId, { lock: true });
   const existing = await listLiveCredentials(ctx.db, wallet.id);
   if (existing.some((c) => c.type === body.type)) throw alreadyExists(wallet, body.type);
@@ -146,6 +147,7 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
 }
 
 export async function revokeCredential(ctx: PlatformContext, credentialId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+  await checkSignedRetryFirst(ctx, 'revokeAuthCredential', headers);
   const found = await requireLiveCredential(ctx, credentialId);
   const wallet = await requireEmbeddedWallet(ctx, found.account_id, { lock: true });
   // Read again under the wallet's lock: two revocations must not leave the wallet without a credential.
