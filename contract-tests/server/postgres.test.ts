@@ -3,6 +3,7 @@
 // one database (webhooks delivered once, one limit on failed authentications, an Idempotency-Key
 // in flight in one process and orphaned by a killed one). The database dump check is in
 // reliability/security.test.ts, with every kind of secret.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
@@ -113,6 +114,47 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
         expect(res.status).toBe(429);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
+    }, 120_000);
+
+    it('issue device codes in one process while the same agents redeem theirs in the other: never a 5xx (no deadlock surfaces)', async () => {
+      const cl = await cluster(2);
+      const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+      const policy = { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } };
+      const redeem = async (server: ServerProcess, code: string) => (await fetch(`${server.baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST' })).status;
+      const statuses: number[] = [];
+      // Issuing locks the agent, then its open codes; redeeming used to lock the code, then the
+      // agent: the two orders met in 40P01 deadlocks, answered 500.
+      // Each agent's first code is redeemed through one process while the other issues new codes
+      // (which replace it), a few rounds: whichever wins, the other answers 400 or 409.
+      const agents = 24;
+      await Promise.all(
+        Array.from({ length: agents }, async (_, i) => {
+          const customer = await call(a, cl.token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: `Agent owner ${i}` });
+          const created = await call(a, cl.token, 'POST', '/agents', { name: `Racing ${i}`, customerId: customer.body?.id, policy });
+          expect(created.status).toBe(201);
+          const agentId = (created.body?.agent as { id: string }).id;
+          let code = (created.body?.deviceCode as { code: string }).code;
+          for (let round = 0; round < 6; round++) {
+            // The redeem a few milliseconds late (spread over the agents): it then meets an issue
+            // under way, which has locked the agent and is about to replace the code.
+            const [redeemed, ...issued] = await Promise.all([
+              sleep((i + round) % 8).then(() => redeem(round % 2 === 0 ? b : a, code)),
+              call(round % 2 === 0 ? a : b, cl.token, 'POST', `/agents/${agentId}/device-codes`),
+              call(round % 2 === 0 ? a : b, cl.token, 'POST', `/agents/${agentId}/device-codes`),
+            ]);
+            statuses.push(redeemed, ...issued.map((r) => r.status));
+            const fresh = issued.find((r) => r.status === 201);
+            if (redeemed === 200 || fresh === undefined) break;
+            code = (fresh.body as { code: string }).code;
+          }
+        }),
+      );
+      const counts = Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, statuses.filter((x) => x === s).length]));
+      console.log(`device codes issued and redeemed concurrently on two processes: ${JSON.stringify(counts)}`);
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      // Each agent connected once (200), later issues were refused (409), stale codes 400.
+      expect(statuses.every((s) => [200, 201, 400, 409].includes(s))).toBe(true);
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(agents);
     }, 120_000);
 
     it('a deleted API token stops working at once on every process that has used it, also right after their connections were dropped', async () => {

@@ -19,6 +19,7 @@ import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
   findAgent,
   findAgentForUpdate,
+  findDeviceCode,
   findDeviceCodeForUpdate,
   insertAgent,
   insertDeviceCode,
@@ -156,7 +157,10 @@ export async function updateAgentPolicy(ctx: PlatformContext, agentId: string, b
 }
 
 export async function deleteAgent(ctx: PlatformContext, agentId: string): Promise<void> {
-  const row = await requireAgent(ctx, agentId);
+  const found = await requireAgent(ctx, agentId);
+  // Locked before its codes are replaced, in the order redeeming and issuing take.
+  const row = await findAgentForUpdate(ctx.db, found.id);
+  if (row === undefined) throw agentNotFound();
   const at = ctx.clock.now();
   await replaceOpenCodes(ctx.db, row.id, at);
   await updateAgentRow(ctx.db, row.id, { deleted_at: at, updated_at: at });
@@ -196,8 +200,10 @@ export async function countUnknownCode(ctx: ServiceContext, source: string): Pro
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */
 export async function redeemDeviceCode(ctx: ServiceContext, code: string): Promise<Schemas['AgentDeviceCodeRedeemResponse']> {
-  const codeRow = await findDeviceCodeForUpdate(ctx.db, sha256(code));
-  const agent = codeRow === undefined ? undefined : await findAgentForUpdate(ctx.db, codeRow.agent_id);
+  // The agent is locked before its code, as issuing a code does (agents.repository.ts).
+  const found = await findDeviceCode(ctx.db, sha256(code));
+  const agent = found === undefined ? undefined : await findAgentForUpdate(ctx.db, found.agent_id);
+  const codeRow = agent === undefined ? undefined : await findDeviceCodeForUpdate(ctx.db, sha256(code));
   if (codeRow === undefined || agent === undefined) throw notFound('DEVICE_CODE_NOT_FOUND', 'No such device code.');
   if (codeRow.redeemed_at !== null) throw badRequest('DEVICE_CODE_ALREADY_REDEEMED', 'This device code was already redeemed.');
   const at = ctx.clock.now();
