@@ -71,7 +71,8 @@ export interface paths {
          *     contains the token's `clientSecret`; only a hash of it is kept.
          *
          *     - A token can only grant permissions that the calling token holds itself; asking for more is
-         *       `403 FORBIDDEN` and creates nothing.
+         *       `403 FORBIDDEN` and creates nothing. The same rule holds for everything that gives power
+         *       (`x-grants`; see the Authentication guide).
          *     - With an `Idempotency-Key`, a retry of the same request within 24 hours returns that same
          *       response again (kept encrypted for that window), so a client that lost the first response
          *       does not lose the secret; after the window it is never shown again.
@@ -1615,7 +1616,12 @@ export interface paths {
          *     token. Until then `isConnected` is false. If the code expires unused, issue a new one with
          *     `POST /agents/{agentId}/device-codes`.
          *
-         *     Errors: `400` for an invalid body; `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
+         *     The calling token must hold every token permission the policy gives (`VIEW`, and `TRANSACT`
+         *     for money-moving permissions: see `AgentPolicy`): a token cannot give an agent more than it
+         *     holds.
+         *
+         *     Errors: `400` for an invalid body; `403 FORBIDDEN` when the token does not hold what the policy
+         *     gives (nothing is created); `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
          *     `410 CUSTOMER_DELETED` when it was deleted.
          */
         post: operations["createAgent"];
@@ -1663,7 +1669,11 @@ export interface paths {
          *     `403 AGENT_PAUSED`; actions it submitted earlier are not affected and can still be approved or
          *     rejected. Change the policy with `PATCH /agents/{agentId}/policy`.
          *
-         *     Errors: `400` for an invalid or empty body; `404 AGENT_NOT_FOUND`.
+         *     Resuming (`isPaused: false`) gives the agent its policy back, so it needs a token that holds
+         *     every token permission that policy gives (see `AgentPolicy`); renaming and pausing do not.
+         *
+         *     Errors: `400` for an invalid or empty body; `403 FORBIDDEN` when a token resumes an agent whose
+         *     policy gives more than it holds (nothing changes); `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -1695,7 +1705,12 @@ export interface paths {
          *     (`null` removes an optional limit). The new policy applies from the agent's next request;
          *     actions already `PENDING_APPROVAL` keep waiting for a decision, and usage counters are kept.
          *
+         *     The calling token must hold every token permission the merged policy gives (`VIEW`, and
+         *     `TRANSACT` for money-moving permissions: see `AgentPolicy`), whatever the request changes: a
+         *     token without `TRANSACT` cannot touch the policy of an agent that moves money.
+         *
          *     Errors: `400` for an invalid or empty body, or when the merged policy would be invalid;
+         *     `403 FORBIDDEN` when the token does not hold what the merged policy gives (nothing changes);
          *     `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgentPolicy"];
@@ -1722,8 +1737,12 @@ export interface paths {
          *     one expired. Unredeemed codes issued earlier stop working. The code can be redeemed for 15
          *     minutes. No request body.
          *
-         *     Errors: `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was
-         *     already redeemed (to connect a different agent instance, delete the agent and create a new one).
+         *     The code connects whoever redeems it with the agent's policy, so the calling token must hold
+         *     every token permission that policy gives (see `AgentPolicy`).
+         *
+         *     Errors: `403 FORBIDDEN` when the token does not hold what the agent's policy gives;
+         *     `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was already
+         *     redeemed (to connect a different agent instance, delete the agent and create a new one).
          */
         post: operations["createAgentDeviceCode"];
         delete?: never;
@@ -1859,7 +1878,9 @@ export interface paths {
          *     request body.
          *
          *     Approving the action's transaction with `POST /transactions/{transactionId}/approve` (for an
-         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent.
+         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent. Either lets a payment
+         *     through, so either needs `TRANSACT`: an agent's action never moves money on the word of a token
+         *     that could not move it itself.
          *
          *     Errors: `404 AGENT_NOT_FOUND` or `AGENT_ACTION_NOT_FOUND`; `409 AGENT_ACTION_NOT_PENDING` when the
          *     action is no longer `PENDING_APPROVAL` (already decided); `409 IDEMPOTENCY_KEY_IN_USE` and
@@ -7203,13 +7224,16 @@ export interface components {
          * @description A permission in an agent's policy. Each agent operation names the one it needs in
          *     `x-agent-permission`; operations marked `ANY` need none beyond a connected, unpaused agent.
          *
-         *     | Value | Allows the agent to |
-         *     |---|---|
-         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer |
-         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions |
-         *     | `CREATE_QUOTES` | create quotes from its customer's accounts |
-         *     | `EXECUTE_QUOTES` | submit quote executions |
-         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts |
+         *     | Value | Allows the agent to | The API token that grants it must hold |
+         *     |---|---|---|
+         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer | `VIEW` |
+         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions | `TRANSACT` |
+         *     | `CREATE_QUOTES` | create quotes from its customer's accounts | `TRANSACT` |
+         *     | `EXECUTE_QUOTES` | submit quote executions | `TRANSACT` |
+         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts | `MANAGE` |
+         *
+         *     The last column is the rule of `AgentPolicy`: a policy never gives an agent more than the token
+         *     that writes it holds.
          * @example CREATE_QUOTES
          * @enum {string}
          */
@@ -7316,6 +7340,14 @@ export interface components {
          *     request: a missing permission answers `403 AGENT_PERMISSION_DENIED`, a breached spending limit or
          *     account restriction `403 AGENT_POLICY_VIOLATION`; otherwise a money-moving action is `APPROVED`
          *     at once (`AUTO`, amount not above `approvalThresholds`) or waits in `PENDING_APPROVAL`.
+         *
+         *     A policy never gives an agent more than the API token that writes it holds. What a policy gives,
+         *     in token permissions, is `VIEW` (every agent reads its customer's accounts, and its own quotes
+         *     and actions) and, for each of its `permissions`, the token permission `AgentPermission` lists:
+         *     `TRANSACT` for the money-moving ones. Creating the agent, changing its policy, issuing it a
+         *     device code and resuming it after a pause need every one of them, besides the operation's own
+         *     permission; a token without answers `403 FORBIDDEN` and nothing changes. `x-token-permissions`
+         *     states the same for tools.
          * @example {
          *       "permissions": [
          *         "VIEW_TRANSACTIONS",

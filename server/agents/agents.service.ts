@@ -4,13 +4,14 @@
 // access token, which is stored only as its SHA-256. Spec: the paths under /agents.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, RequestContext, ServiceContext } from '../context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
 import { ApiError, badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
+import { policyGrants, requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { findFailureWindow, recordFailure } from '../tokens/auth-failures.repository.ts';
@@ -91,7 +92,8 @@ async function issueCode(ctx: PlatformContext, agentId: string, at = ctx.clock.n
   return toDeviceCode(code, row);
 }
 
-export async function createAgent(ctx: PlatformContext, body: Schemas['AgentCreateRequest']): Promise<Schemas['AgentCreateResponse']> {
+export async function createAgent(ctx: RequestContext, body: Schemas['AgentCreateRequest']): Promise<Schemas['AgentCreateResponse']> {
+  requireHeldGrants(ctx.principal, policyGrants(body.policy), 'the new agent\'s policy');
   const customer = await requireLiveCustomer(ctx, body.customerId);
   await checkPolicy(ctx, customer.id, body.policy, '/policy');
   const at = ctx.clock.now();
@@ -119,8 +121,10 @@ export async function getAgent(ctx: PlatformContext, agentId: string): Promise<A
   return agentOf(ctx, await requireAgent(ctx, agentId));
 }
 
-export async function updateAgent(ctx: PlatformContext, agentId: string, body: Schemas['AgentUpdateRequest']): Promise<Agent> {
+export async function updateAgent(ctx: RequestContext, agentId: string, body: Schemas['AgentUpdateRequest']): Promise<Agent> {
   const row = await requireAgent(ctx, agentId);
+  // Resuming hands the agent its policy back; pausing and renaming give nothing.
+  if (body.isPaused === false) requireHeldGrants(ctx.principal, policyGrants(row.policy), `agent ${row.id}'s policy`);
   const updated = await updateAgentRow(ctx.db, row.id, {
     ...(body.name === undefined ? {} : { name: body.name }),
     ...(body.isPaused === undefined ? {} : { is_paused: body.isPaused }),
@@ -149,9 +153,11 @@ export function mergePolicy(current: Policy, update: Schemas['AgentPolicyUpdateR
   };
 }
 
-export async function updateAgentPolicy(ctx: PlatformContext, agentId: string, body: Schemas['AgentPolicyUpdateRequest']): Promise<Agent> {
+export async function updateAgentPolicy(ctx: RequestContext, agentId: string, body: Schemas['AgentPolicyUpdateRequest']): Promise<Agent> {
   const row = await requireAgent(ctx, agentId);
   const policy = mergePolicy(row.policy, body);
+  // The whole merged policy, not only what changed: raising a money agent's limits gives money too.
+  requireHeldGrants(ctx.principal, policyGrants(policy), `agent ${row.id}'s policy as changed`);
   await checkPolicy(ctx, row.customer_id, policy, '');
   return agentOf(ctx, await updateAgentRow(ctx.db, row.id, { policy: JSON.stringify(policy), updated_at: ctx.clock.now() }));
 }
@@ -166,8 +172,10 @@ export async function deleteAgent(ctx: PlatformContext, agentId: string): Promis
   await updateAgentRow(ctx.db, row.id, { deleted_at: at, updated_at: at });
 }
 
-export async function issueDeviceCode(ctx: PlatformContext, agentId: string): Promise<Schemas['AgentDeviceCode']> {
+export async function issueDeviceCode(ctx: RequestContext, agentId: string): Promise<Schemas['AgentDeviceCode']> {
   const found = await requireAgent(ctx, agentId);
+  // Whoever redeems the code acts under the agent's policy.
+  requireHeldGrants(ctx.principal, policyGrants(found.policy), `agent ${found.id}'s policy`);
   const row = await findAgentForUpdate(ctx.db, found.id);
   if (row === undefined) throw agentNotFound();
   if (row.connected_at !== null) throw conflict('AGENT_ALREADY_CONNECTED', `Agent ${row.id} already redeemed a device code; delete it and create a new agent to connect another instance.`);

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, RequestContext, ServiceContext } from '../context.ts';
 import { addMs } from '../shared/clock.ts';
-import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../shared/errors.ts';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../shared/errors.ts';
+import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
@@ -53,12 +54,8 @@ export async function configuredTokenState(ctx: ServiceContext, credentials: { c
 
 export async function createToken(ctx: RequestContext, input: components['schemas']['TokenCreateRequest']): Promise<Token> {
   const permissions = [...new Set(input.permissions)];
-  // A token cannot hand out more than it has: a MANAGE-only token must not mint a TRANSACT one.
-  const held = ctx.principal.kind === 'token' ? ctx.principal.permissions : [];
-  const missing = permissions.filter((p) => !held.includes(p));
-  if (missing.length > 0) {
-    throw forbidden('FORBIDDEN', `This API token does not hold ${missing.join(', ')}, so it cannot grant ${missing.length === 1 ? 'it' : 'them'}.`);
-  }
+  // A MANAGE-only token must not mint a TRANSACT one.
+  requireHeldGrants(ctx.principal, permissions, 'the new token');
   const { row, clientSecret } = await issueToken(ctx, input.name, permissions);
   return { ...toToken(row), clientSecret };
 }
