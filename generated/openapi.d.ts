@@ -1777,9 +1777,10 @@ export interface paths {
          *     Errors: `400 DEVICE_CODE_ALREADY_REDEEMED` when the code was used before;
          *     `400 DEVICE_CODE_EXPIRED` when it is more than 15 minutes old or was replaced by a newer code;
          *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted);
-         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address within 5 minutes:
-         *     every redeem from that address, even of a valid code, is refused until `Retry-After` has passed,
-         *     so guessing codes is never worth it.
+         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address: that address
+         *     then gets one attempt back every 30 seconds, and until then every redeem from it, even of a
+         *     valid code, is refused for the `Retry-After` seconds (at most 30), so guessing codes is never
+         *     worth it. A redeem from any other address is not affected, however much one address guesses.
          */
         post: operations["redeemAgentDeviceCode"];
         delete?: never;
@@ -2998,8 +2999,8 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address within 5 minutes) |
-         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds) |
+         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` from one address: that address's requests with that `clientId`, even with the right secret, get `429` until `Retry-After` has passed (one attempt comes back every 30 seconds); other addresses are not affected |
          */
         Error429: components["schemas"]["Error"] & {
             /**
@@ -8086,8 +8087,9 @@ export interface components {
         };
         /**
          * @description Too many requests; retry after `Retry-After` seconds. Every operation answers
-         *     `TOO_MANY_FAILED_AUTHENTICATIONS` after 10 failed authentications of one `clientId` within 5
-         *     minutes (even to the right secret); `RATE_LIMITED` only where the operation states a limit of its own.
+         *     `TOO_MANY_FAILED_AUTHENTICATIONS` to an address that sent 10 failed authentications of one
+         *     `clientId` (even to the right secret, for at most 30 seconds at a time; other addresses are not
+         *     affected); `RATE_LIMITED` only where the operation states a limit of its own.
          */
         TooManyRequests: {
             headers: {

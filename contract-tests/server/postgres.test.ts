@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 
 /** `count` server processes on one fresh database of the suite's PostgreSQL server, stopped and dropped after the file. */
-async function cluster(count: number): Promise<Cluster> {
-  const started = await startCluster(adminUrlOf(inject('databaseUrl')), count);
+async function cluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> {
+  const started = await startCluster(adminUrlOf(inject('databaseUrl')), count, env);
   drops.push(started.close);
   return started;
 }
@@ -102,17 +102,20 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
       }
     }, 120_000);
 
-    it('share one limit on failed authentications', async () => {
-      const { token, servers } = await cluster(2);
+    it('share one limit on failed authentications, per address: the guessing one is refused on both, the owner served on both', async () => {
+      const { token, servers } = await cluster(2, { TRUST_PROXY: 'loopback' });
       const [a, b] = servers as [ServerProcess, ServerProcess];
       const wrong = { ...token, clientSecret: 'not-the-secret' };
-      // Each process has verified (and cached) the token before the failures lock it out.
-      for (const server of [a, b]) expect((await call(server, token, 'GET', '/config')).status).toBe(200);
-      for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config')).status).toBe(401);
+      const guesser = { 'X-Forwarded-For': '192.0.2.66' };
+      const owner = { 'X-Forwarded-For': '198.51.100.7' };
+      // Each process has verified (and cached) the token for both addresses before the failures.
+      for (const server of [a, b]) for (const from of [guesser, owner]) expect((await call(server, token, 'GET', '/config', undefined, from)).status).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config', undefined, guesser)).status).toBe(401);
       for (const server of [a, b]) {
-        const res = await call(server, token, 'GET', '/config');
+        const res = await call(server, token, 'GET', '/config', undefined, guesser);
         expect(res.status).toBe(429);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect((await call(server, token, 'GET', '/config', undefined, owner)).status).toBe(200);
       }
     }, 120_000);
 

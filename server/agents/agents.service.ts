@@ -14,8 +14,8 @@ import { ApiError, badRequest, conflict, invalidField, notFound } from '../share
 import { policyGrants, requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { findFailureWindow, recordFailure } from '../tokens/auth-failures.repository.ts';
-import { FAILURE_WINDOW_MS, refuseUntilWindowCloses } from '../tokens/tokens.service.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { throttledSource } from '../shared/source-address.ts';
 import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
   findAgent,
@@ -182,28 +182,28 @@ export async function issueDeviceCode(ctx: RequestContext, agentId: string): Pro
   return issueCode(ctx, row.id);
 }
 
-/** Unknown device codes one address may try within a failure window (FAILURE_WINDOW_MS); then its redeems are refused. */
-export const MAX_UNKNOWN_CODES = 10;
-// Counted in the database with the failed authentications (so every process shares the count),
-// under a key of their own: a code has 40 bits, and unlimited guesses would find live ones.
-const redeemKey = (source: string) => `device-code-redeem:${sha256(source)}`;
-const REDEEM_REFUSAL = { code: 'RATE_LIMITED', message: 'Too many unknown device codes from this address; wait before trying again.' } as const;
+/**
+ * Unknown device codes one client (an address: shared/source-address.ts) may try: 10 at once, then
+ * one more every 30 seconds. A code has 40 bits, and unlimited guesses would find live ones; a
+ * client over the limit has every redeem refused for those seconds, valid code or not (an answer
+ * would tell a guesser it guessed right), and no other client is affected.
+ */
+export const UNKNOWN_CODE_LIMIT: FailureLimit = {
+  name: 'device-code-redeem',
+  max: 10,
+  periodMs: 5 * 60_000,
+  refusal: { code: 'RATE_LIMITED', message: 'Too many unknown device codes from this address; wait before trying again.' },
+};
+const redeemKey = (address: string) => limitKey(UNKNOWN_CODE_LIMIT, throttledSource(address));
 
-/** 429 while `source` (the address a redeem came from) has tried too many unknown codes, whatever it sends now. */
-export async function checkRedeemLimit(ctx: ServiceContext, source: string): Promise<void> {
-  const window = await findFailureWindow(ctx.db, redeemKey(source));
-  if (window !== undefined && window.failures >= MAX_UNKNOWN_CODES) refuseUntilWindowCloses(window.windowStartedAt, ctx.clock.now(), REDEEM_REFUSAL);
+/** 429 while the client at `address` has no attempt left, whatever it sends now. */
+export async function checkRedeemLimit(ctx: ServiceContext, address: string): Promise<void> {
+  await checkFailureLimit(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
 }
 
-/**
- * Counts an unknown code against `source`, outside the failed request's transaction. Concurrent
- * guesses all pass the check first: the count each gets decides, so no more than
- * MAX_UNKNOWN_CODES per window are ever answered 404.
- */
-export async function countUnknownCode(ctx: ServiceContext, source: string): Promise<void> {
-  const at = ctx.clock.now();
-  const recorded = await recordFailure(ctx.db, redeemKey(source), at, FAILURE_WINDOW_MS);
-  if (recorded.failures > MAX_UNKNOWN_CODES) refuseUntilWindowCloses(recorded.windowStartedAt, at, REDEEM_REFUSAL);
+/** Counts an unknown code against `address`, outside the failed request's transaction (429 beyond the limit). */
+export async function countUnknownCode(ctx: ServiceContext, address: string): Promise<void> {
+  await countFailure(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
 }
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */
