@@ -1523,9 +1523,11 @@ export interface paths {
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
-         *     Rate limit: after 5 failed verifications of one credential within 15 minutes, every verification
-         *     of it gets `429 RATE_LIMITED` with `Retry-After` until 15 minutes after the first failure, even
-         *     with the right proof.
+         *     Guessing: an e-mailed code allows 5 wrong tries; the fifth voids it (`401` `Invalid OTP code`
+         *     until `/challenge` e-mails a new one, at most every 30 seconds), so six digits cannot be
+         *     guessed, while wrong codes never keep the owner from the right one of the next e-mail. A
+         *     passkey assertion or an OIDC token cannot be guessed: wrong ones are not limited, and the right
+         *     proof always opens a session.
          */
         post: operations["verifyAuthCredential"];
         delete?: never;
