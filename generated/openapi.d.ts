@@ -1281,6 +1281,12 @@ export interface paths {
          * Get an invitation
          * @description Returns an invitation by its code. Any platform can read an invitation, so the invitee's
          *     platform can show it before claiming it. An invitation past its `expiresAt` reads as `EXPIRED`.
+         *     `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         get: operations["getInvitation"];
         put?: never;
@@ -1315,6 +1321,11 @@ export interface paths {
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`; `INVALID_UMA_ADDRESS` when `inviteeUma` is not a valid UMA
          *     address or is the inviter's own address. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["claimInvitation"];
         delete?: never;
@@ -1345,6 +1356,11 @@ export interface paths {
          *
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["cancelInvitation"];
         delete?: never;
@@ -3001,7 +3017,7 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds) |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds, or 10 unknown invitation codes looked up by one platform, which then gets one back every 6 minutes) |
          *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` from one address: that address's requests with that `clientId`, even with the right secret, get `429` until `Retry-After` has passed (one attempt comes back every 30 seconds); other addresses are not affected |
          */
         Error429: components["schemas"]["Error"] & {
@@ -6730,7 +6746,10 @@ export interface components {
          */
         Invitation: {
             /**
-             * @description The invitation's code, unique; it identifies the invitation in paths.
+             * @description The invitation's code, unique and random; it identifies the invitation in paths. Whoever has
+             *     it can read and claim the invitation, so treat the link as a secret, and set `expiresAt`.
+             *     Guessing codes is slowed per platform: after 10 unknown codes, a platform gets one attempt
+             *     back every 6 minutes (`429 RATE_LIMITED`).
              * @example 019542f5
              */
             code: string;
