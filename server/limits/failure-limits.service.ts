@@ -25,10 +25,15 @@ export const limitKey = (limit: FailureLimit, ...parts: string[]): string => `${
 
 const intervalOf = (limit: FailureLimit) => limit.periodMs / limit.max;
 
-/** Milliseconds until the key has an attempt again (0: it has one now). */
+/**
+ * Milliseconds until the key has an attempt again (0: it has one now): never more than one
+ * interval, though a failure recorded just after this request read the clock (on another process,
+ * or one whose clock is a little ahead) makes it look a moment longer.
+ */
 function waitMs(limit: FailureLimit, recoveredAt: Date | undefined, at: Date): number {
   if (recoveredAt === undefined) return 0;
-  return Math.max(0, recoveredAt.getTime() - at.getTime() - (limit.max - 1) * intervalOf(limit));
+  const interval = intervalOf(limit);
+  return Math.min(interval, Math.max(0, recoveredAt.getTime() - at.getTime() - (limit.max - 1) * interval));
 }
 
 /** 429 while the key whose failures come back at `recoveredAt` has no attempt left at `at`. */
