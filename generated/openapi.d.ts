@@ -71,7 +71,8 @@ export interface paths {
          *     contains the token's `clientSecret`; only a hash of it is kept.
          *
          *     - A token can only grant permissions that the calling token holds itself; asking for more is
-         *       `403 FORBIDDEN` and creates nothing.
+         *       `403 FORBIDDEN` and creates nothing. The same rule holds for everything that gives power
+         *       (`x-grants`; see the Authentication guide).
          *     - With an `Idempotency-Key`, a retry of the same request within 24 hours returns that same
          *       response again (kept encrypted for that window), so a client that lost the first response
          *       does not lose the secret; after the window it is never shown again.
@@ -1300,6 +1301,12 @@ export interface paths {
          * Get an invitation
          * @description Returns an invitation by its code. Any platform can read an invitation, so the invitee's
          *     platform can show it before claiming it. An invitation past its `expiresAt` reads as `EXPIRED`.
+         *     `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         get: operations["getInvitation"];
         put?: never;
@@ -1334,6 +1341,11 @@ export interface paths {
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`; `INVALID_UMA_ADDRESS` when `inviteeUma` is not a valid UMA
          *     address or is the inviter's own address. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["claimInvitation"];
         delete?: never;
@@ -1364,6 +1376,11 @@ export interface paths {
          *
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["cancelInvitation"];
         delete?: never;
@@ -1543,9 +1560,11 @@ export interface paths {
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
-         *     Rate limit: after 5 failed verifications of one credential within 15 minutes, every verification
-         *     of it gets `429 RATE_LIMITED` with `Retry-After` until 15 minutes after the first failure, even
-         *     with the right proof.
+         *     Guessing: an e-mailed code allows 5 wrong tries; the fifth voids it (`401` `Invalid OTP code`
+         *     until `/challenge` e-mails a new one, at most every 30 seconds), so six digits cannot be
+         *     guessed, while wrong codes never keep the owner from the right one of the next e-mail. A
+         *     passkey assertion or an OIDC token cannot be guessed: wrong ones are not limited, and the right
+         *     proof always opens a session.
          */
         post: operations["verifyAuthCredential"];
         delete?: never;
@@ -1636,7 +1655,12 @@ export interface paths {
          *     token. Until then `isConnected` is false. If the code expires unused, issue a new one with
          *     `POST /agents/{agentId}/device-codes`.
          *
-         *     Errors: `400` for an invalid body; `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
+         *     The calling token must hold every token permission the policy gives (`VIEW`, and `TRANSACT`
+         *     for money-moving permissions: see `AgentPolicy`): a token cannot give an agent more than it
+         *     holds.
+         *
+         *     Errors: `400` for an invalid body; `403 FORBIDDEN` when the token does not hold what the policy
+         *     gives (nothing is created); `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
          *     `410 CUSTOMER_DELETED` when it was deleted.
          */
         post: operations["createAgent"];
@@ -1684,7 +1708,11 @@ export interface paths {
          *     `403 AGENT_PAUSED`; actions it submitted earlier are not affected and can still be approved or
          *     rejected. Change the policy with `PATCH /agents/{agentId}/policy`.
          *
-         *     Errors: `400` for an invalid or empty body; `404 AGENT_NOT_FOUND`.
+         *     Resuming (`isPaused: false`) gives the agent its policy back, so it needs a token that holds
+         *     every token permission that policy gives (see `AgentPolicy`); renaming and pausing do not.
+         *
+         *     Errors: `400` for an invalid or empty body; `403 FORBIDDEN` when a token resumes an agent whose
+         *     policy gives more than it holds (nothing changes); `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -1716,7 +1744,12 @@ export interface paths {
          *     (`null` removes an optional limit). The new policy applies from the agent's next request;
          *     actions already `PENDING_APPROVAL` keep waiting for a decision, and usage counters are kept.
          *
+         *     The calling token must hold every token permission the merged policy gives (`VIEW`, and
+         *     `TRANSACT` for money-moving permissions: see `AgentPolicy`), whatever the request changes: a
+         *     token without `TRANSACT` cannot touch the policy of an agent that moves money.
+         *
          *     Errors: `400` for an invalid or empty body, or when the merged policy would be invalid;
+         *     `403 FORBIDDEN` when the token does not hold what the merged policy gives (nothing changes);
          *     `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgentPolicy"];
@@ -1743,8 +1776,12 @@ export interface paths {
          *     one expired. Unredeemed codes issued earlier stop working. The code can be redeemed for 15
          *     minutes. No request body.
          *
-         *     Errors: `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was
-         *     already redeemed (to connect a different agent instance, delete the agent and create a new one).
+         *     The code connects whoever redeems it with the agent's policy, so the calling token must hold
+         *     every token permission that policy gives (see `AgentPolicy`).
+         *
+         *     Errors: `403 FORBIDDEN` when the token does not hold what the agent's policy gives;
+         *     `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was already
+         *     redeemed (to connect a different agent instance, delete the agent and create a new one).
          */
         post: operations["createAgentDeviceCode"];
         delete?: never;
@@ -1779,9 +1816,10 @@ export interface paths {
          *     Errors: `400 DEVICE_CODE_ALREADY_REDEEMED` when the code was used before;
          *     `400 DEVICE_CODE_EXPIRED` when it is more than 15 minutes old or was replaced by a newer code;
          *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted);
-         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address within 5 minutes:
-         *     every redeem from that address, even of a valid code, is refused until `Retry-After` has passed,
-         *     so guessing codes is never worth it.
+         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address: that address
+         *     then gets one attempt back every 30 seconds, and until then every redeem from it, even of a
+         *     valid code, is refused for the `Retry-After` seconds (at most 30), so guessing codes is never
+         *     worth it. A redeem from any other address is not affected, however much one address guesses.
          */
         post: operations["redeemAgentDeviceCode"];
         delete?: never;
@@ -1880,7 +1918,9 @@ export interface paths {
          *     request body.
          *
          *     Approving the action's transaction with `POST /transactions/{transactionId}/approve` (for an
-         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent.
+         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent. Either lets a payment
+         *     through, so either needs `TRANSACT`: an agent's action never moves money on the word of a token
+         *     that could not move it itself.
          *
          *     Errors: `404 AGENT_NOT_FOUND` or `AGENT_ACTION_NOT_FOUND`; `409 AGENT_ACTION_NOT_PENDING` when the
          *     action is no longer `PENDING_APPROVAL` (already decided); `409 IDEMPOTENCY_KEY_IN_USE` and
@@ -3013,8 +3053,8 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address within 5 minutes) |
-         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds, or 10 unknown invitation codes looked up by one platform, which then gets one back every 6 minutes) |
+         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` from one address: that address's requests with that `clientId`, even with the right secret, get `429` until `Retry-After` has passed (one attempt comes back every 30 seconds); other addresses are not affected |
          */
         Error429: components["schemas"]["Error"] & {
             /**
@@ -6754,7 +6794,10 @@ export interface components {
          */
         Invitation: {
             /**
-             * @description The invitation's code, unique; it identifies the invitation in paths.
+             * @description The invitation's code, unique and random; it identifies the invitation in paths. Whoever has
+             *     it can read and claim the invitation, so treat the link as a secret, and set `expiresAt`.
+             *     Guessing codes is slowed per platform: after 10 unknown codes, a platform gets one attempt
+             *     back every 6 minutes (`429 RATE_LIMITED`).
              * @example 019542f5
              */
             code: string;
@@ -7260,13 +7303,16 @@ export interface components {
          * @description A permission in an agent's policy. Each agent operation names the one it needs in
          *     `x-agent-permission`; operations marked `ANY` need none beyond a connected, unpaused agent.
          *
-         *     | Value | Allows the agent to |
-         *     |---|---|
-         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer |
-         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions |
-         *     | `CREATE_QUOTES` | create quotes from its customer's accounts |
-         *     | `EXECUTE_QUOTES` | submit quote executions |
-         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts |
+         *     | Value | Allows the agent to | The API token that grants it must hold |
+         *     |---|---|---|
+         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer | `VIEW` |
+         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions | `TRANSACT` |
+         *     | `CREATE_QUOTES` | create quotes from its customer's accounts | `TRANSACT` |
+         *     | `EXECUTE_QUOTES` | submit quote executions | `TRANSACT` |
+         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts | `MANAGE` |
+         *
+         *     The last column is the rule of `AgentPolicy`: a policy never gives an agent more than the token
+         *     that writes it holds.
          * @example CREATE_QUOTES
          * @enum {string}
          */
@@ -7373,6 +7419,14 @@ export interface components {
          *     request: a missing permission answers `403 AGENT_PERMISSION_DENIED`, a breached spending limit or
          *     account restriction `403 AGENT_POLICY_VIOLATION`; otherwise a money-moving action is `APPROVED`
          *     at once (`AUTO`, amount not above `approvalThresholds`) or waits in `PENDING_APPROVAL`.
+         *
+         *     A policy never gives an agent more than the API token that writes it holds. What a policy gives,
+         *     in token permissions, is `VIEW` (every agent reads its customer's accounts, and its own quotes
+         *     and actions) and, for each of its `permissions`, the token permission `AgentPermission` lists:
+         *     `TRANSACT` for the money-moving ones. Creating the agent, changing its policy, issuing it a
+         *     device code and resuming it after a pause need every one of them, besides the operation's own
+         *     permission; a token without answers `403 FORBIDDEN` and nothing changes. `x-token-permissions`
+         *     states the same for tools.
          * @example {
          *       "permissions": [
          *         "VIEW_TRANSACTIONS",
@@ -8111,8 +8165,9 @@ export interface components {
         };
         /**
          * @description Too many requests; retry after `Retry-After` seconds. Every operation answers
-         *     `TOO_MANY_FAILED_AUTHENTICATIONS` after 10 failed authentications of one `clientId` within 5
-         *     minutes (even to the right secret); `RATE_LIMITED` only where the operation states a limit of its own.
+         *     `TOO_MANY_FAILED_AUTHENTICATIONS` to an address that sent 10 failed authentications of one
+         *     `clientId` (even to the right secret, for at most 30 seconds at a time; other addresses are not
+         *     affected); `RATE_LIMITED` only where the operation states a limit of its own.
          */
         TooManyRequests: {
             headers: {

@@ -73,7 +73,8 @@ async function sendOtp(ctx: PlatformContext, credential: CredentialRow, email: s
     text: `Your code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
     created_at: at,
   });
-  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, updated_at: credential.updated_at });
+  // A new code starts with all its attempts (sessions.service.ts MAX_OTP_ATTEMPTS).
+  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, verify_failures: 0, updated_at: credential.updated_at });
 }
 
 export async function createCredential(
