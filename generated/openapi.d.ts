@@ -8199,10 +8199,11 @@ export interface components {
         Cursor: string;
         /**
          * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-         *     scoped to the API credential and the operation and kept for 24 hours:
+         *     scoped to the API credential and the operation (the same key sent to another operation is a
+         *     separate key) and kept for 24 hours:
          *     - the same key with the same request returns the stored status and body of the first request
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
-         *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+         *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
          *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
          * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -8711,10 +8712,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -8914,10 +8916,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -9113,10 +9116,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -9272,10 +9276,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -9468,10 +9473,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -9845,10 +9851,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10003,10 +10010,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10118,10 +10126,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10165,10 +10174,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10294,10 +10304,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10373,10 +10384,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10563,10 +10575,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10616,10 +10629,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10669,10 +10683,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -10822,10 +10837,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11002,10 +11018,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11359,10 +11376,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11544,10 +11562,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11710,10 +11729,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11762,10 +11782,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11928,10 +11949,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -11972,10 +11994,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12049,10 +12072,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12102,10 +12126,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12148,10 +12173,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12351,10 +12377,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12405,10 +12432,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
@@ -12452,10 +12480,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
