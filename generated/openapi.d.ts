@@ -4764,7 +4764,8 @@ export interface components {
          * InternalAccountStatus
          * @description Lifecycle of an internal account. Internal accounts are provisioned by the service (for a
          *     customer once its verification is approved, for the platform when it is onboarded); every change
-         *     of status is sent as an `internal-account-status` webhook.
+         *     of status is sent as an `internal-account-status` webhook. Sandbox only: a customer's accounts
+         *     are `ACTIVE` at creation, before any verification, so that flows can be tried at once.
          *
          *     | Value | Meaning | Next |
          *     |---|---|---|

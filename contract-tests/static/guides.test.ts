@@ -64,6 +64,22 @@ describe('the errors catalogue', () => {
   });
 });
 
+describe('the quickstart', () => {
+  it('says which of its steps only the sandbox has, as the sandbox guide lists them', () => {
+    const text = guide('Quickstart');
+    expect(text).not.toMatch(/same calls work in production/);
+    // The sandbox opens a customer's accounts ACTIVE before verification; production does not.
+    expect(text).toMatch(/`ACTIVE` at once; in production it is `PENDING` until the\s+customer's verification is approved/);
+    expect(guide('Sandbox values')).toMatch(/internal accounts are `ACTIVE` at once, before any verification/);
+    // Every sandbox operation a step calls is named sandbox-only.
+    const sandboxPaths = [...text.matchAll(/\$BASE(\/sandbox\/[^ ?"']+)/g)].map((m) => m[1] ?? '');
+    for (const path of sandboxPaths) {
+      const template = path.replace(/InternalAccount:<id>/, '{accountId}');
+      expect(text).toContain(`\`POST ${template}\`) exists only in the sandbox`);
+    }
+  });
+});
+
 describe('the sandbox table', () => {
   const table: MarkdownTable = findTable(guide('Sandbox values'), 'Area');
   const rows = (area: string) => table.rows.filter(([a]) => a === area);
