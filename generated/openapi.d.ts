@@ -561,7 +561,8 @@ export interface paths {
         /**
          * List customers' external accounts
          * @description Lists the external accounts of the platform's customers, newest first. Deleted (`INACTIVE`)
-         *     accounts are not listed; read them by id. The platform's own accounts are listed by
+         *     accounts are left out unless `status=INACTIVE` asks for them; any account can also be read by
+         *     id. The platform's own accounts are listed by
          *     `GET /platform/external-accounts`. A `customerId` that matches no customer gives an empty page.
          */
         get: operations["listCustomerExternalAccounts"];
@@ -646,7 +647,8 @@ export interface paths {
         /**
          * List the platform's external accounts
          * @description Lists the platform's own external accounts (those without a `customerId`), newest first.
-         *     Deleted (`INACTIVE`) accounts are not listed; read them by id.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them; any account
+         *     can also be read by id.
          */
         get: operations["listPlatformExternalAccounts"];
         put?: never;
@@ -1969,7 +1971,8 @@ export interface paths {
         /**
          * List the customer's external accounts
          * @description Lists the external accounts (bank accounts and wallets) of the agent's customer, newest first.
-         *     Needs the `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them. Needs the
+         *     `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
          *
          *     Errors: `400` for invalid filters; `401` for a missing, unknown or revoked token;
          *     `403 AGENT_PAUSED` or `403 AGENT_PERMISSION_DENIED`.
@@ -5099,7 +5102,7 @@ export interface components {
          *     | `PENDING` | Registered; the service is still checking it. It cannot be used for transfers yet. | `ACTIVE`, `UNDER_REVIEW`, `INACTIVE` |
          *     | `ACTIVE` | Usable as a source or destination of payments. | `UNDER_REVIEW`, `INACTIVE` |
          *     | `UNDER_REVIEW` | Held for a manual compliance review; it cannot be used meanwhile. | `ACTIVE`, `INACTIVE` |
-         *     | `INACTIVE` | Deleted by the platform or rejected by review. Hidden from lists, still readable by id, never usable again. | (final) |
+         *     | `INACTIVE` | Deleted by the platform or rejected by review. Left out of lists unless `status=INACTIVE` is asked for, still readable by id, never usable again. | (final) |
          * @example ACTIVE
          * @enum {string}
          */
@@ -8264,6 +8267,12 @@ export interface components {
          */
         RequestId: string;
         /**
+         * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+         *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+         * @example INACTIVE
+         */
+        ExternalAccountStatusFilter: components["schemas"]["ExternalAccountStatus"];
+        /**
          * @description The external account's id.
          * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
          */
@@ -8574,6 +8583,7 @@ export type ParameterVerificationId = components['parameters']['VerificationId']
 export type ParameterInternalAccountId = components['parameters']['InternalAccountId'];
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
+export type ParameterExternalAccountStatusFilter = components['parameters']['ExternalAccountStatusFilter'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
@@ -9814,6 +9824,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -9972,6 +9988,12 @@ export interface operations {
                  * @example USD
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
+                /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
                 /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
@@ -11912,6 +11934,12 @@ export interface operations {
                  * @example USD
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
+                /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
                 /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20

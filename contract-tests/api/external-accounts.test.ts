@@ -274,6 +274,24 @@ describe('listCustomerExternalAccounts', () => {
     expect(all.data?.data.map((x) => x.id)).not.toContain(platformAccount.id);
   });
 
+  itServer('200: status=INACTIVE lists the deleted accounts the default list leaves out; another status only its own', async () => {
+    const customerId = await newCustomerId();
+    const live = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const deleted = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: deleted.id } } });
+    const list = async (status?: components['schemas']['ExternalAccountStatus']) =>
+      (await api.GET('/customers/external-accounts', { params: { query: { customerId, ...(status === undefined ? {} : { status }) } } })).data;
+    expect((await list())?.data.map((a) => a.id)).toEqual([live.id]);
+    expect(await list('INACTIVE')).toMatchObject({ data: [{ id: deleted.id, status: 'INACTIVE' }], totalCount: 1 });
+    expect((await list('ACTIVE'))?.data.map((a) => a.id)).toEqual([live.id]);
+    expect(await list('UNDER_REVIEW')).toMatchObject({ data: [], totalCount: 0 });
+    const platformGone = await createExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    await api.DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: platformGone.id } } });
+    const platformInactive = await api.GET('/platform/external-accounts', { params: { query: { status: 'INACTIVE', limit: 100 } } });
+    expect(platformInactive.data?.data.map((a) => a.id)).toContain(platformGone.id);
+    expect((await raw('GET', '/customers/external-accounts?status=DELETED')).status).toBe(400);
+  });
+
   itServer('200: a customerId that matches no customer gives an empty page', async () => {
     const { data } = await api.GET('/customers/external-accounts', { params: { query: { customerId: missingCustomer } } });
     expect(data).toMatchObject({ data: [], hasMore: false, totalCount: 0 });

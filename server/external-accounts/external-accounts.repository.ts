@@ -72,6 +72,8 @@ export async function findExternalAccount(db: Db, platformId: string, owner: Own
 export interface ExternalAccountFilters {
   customerId?: string;
   currency?: string;
+  /** Only this status; absent: every status but INACTIVE. */
+  status?: ExternalAccountRow['status'];
 }
 
 const externalAccountsPage = pageQuery(
@@ -80,8 +82,9 @@ const externalAccountsPage = pageQuery(
     let q = db
       .selectFrom('external_accounts')
       .where('platform_id', '=', p.platformId)
-      .where('deleted_at', 'is', null)
       .where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
+    // A literal, not a value: a query template sends only the call's values (query-template.ts).
+    q = p.status === undefined ? q.where(sql<boolean>`status <> 'INACTIVE'`) : q.where('status', '=', p.status);
     if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
     if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
     return q;
@@ -89,9 +92,9 @@ const externalAccountsPage = pageQuery(
   (s) => s.selectAll(),
 );
 
-/** Live (not deleted) accounts, newest first. */
+/** Accounts in the status asked for (by default every one but INACTIVE), newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency }, page);
+  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency, status: filters.status }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */
