@@ -7,6 +7,11 @@
 // - A new `info.version` (a new dated API version): breaking changes against the newest baseline
 //   are listed and allowed; the new version's baseline is added at release (`npm run release:baseline`).
 //
+// A break within a released version is allowed only as a fix of a contradiction with the product
+// specification, listed with its reason in releases/<version>/fixes.yaml (and described in
+// CHANGELOG.md): the change is then reported as excused. An entry that matches no change fails the
+// gate, so the list never outlives what it excuses.
+//
 // One refinement of the tool's verdict: an operation's security requirement that gains the roles its
 // baseline already named in `x-permission` (basicAuth) or `x-agent-permission` (bearerAuth) only
 // restates the access the server already enforced, so it is not breaking. So is a change of the
@@ -15,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +163,27 @@ export function releasedVersions(dir = RELEASES_DIR): string[] {
     .sort();
 }
 
+/** A breaking change the released version takes as a fix (releases/<version>/fixes.yaml). */
+export interface AcceptedFix {
+  /** A regular expression that the change, as `describe` writes it, matches. */
+  match: string;
+  /** Which contradiction with the product specification the change fixes. */
+  reason: string;
+}
+
+/** The fixes accepted within a released version; none when it has no fixes.yaml. */
+export function acceptedFixes(dir: string, version: string): AcceptedFix[] {
+  const file = join(dir, version, 'fixes.yaml');
+  if (!existsSync(file)) return [];
+  const entries = (parseYaml(readFileSync(file, 'utf8')) ?? []) as unknown;
+  if (!Array.isArray(entries)) throw new Error(`${file}: expected a list of {match, reason}`);
+  return entries.map((entry, i) => {
+    const { match, reason } = (entry ?? {}) as Partial<AcceptedFix>;
+    if (typeof match !== 'string' || typeof reason !== 'string' || reason.trim() === '') throw new Error(`${file}: entry ${i + 1} needs a match and a reason`);
+    return { match, reason };
+  });
+}
+
 export interface GateResult {
   ok: boolean;
   version: string;
@@ -179,11 +206,22 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const baselineVersion = newVersion ? newest : version;
   const base = JSON.parse(readFileSync(join(dir, baselineVersion, 'openapi.json'), 'utf8')) as Json;
   const changes = diffBundles(base, current);
+  const fixes = newVersion ? [] : acceptedFixes(dir, version);
+  const used = new Set<AcceptedFix>();
+  for (const change of changes) {
+    if (change.impact !== 'major' || change.excused !== undefined) continue;
+    const fix = fixes.find((f) => new RegExp(f.match).test(describe(change)));
+    if (fix === undefined) continue;
+    change.excused = `a fix: ${fix.reason}`;
+    used.add(fix);
+  }
+  const stale = fixes.filter((f) => !used.has(f));
   const breaking = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
     for (const c of breaking) lines.push(`  ${describe(c)}`);
@@ -191,10 +229,14 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
     return { ok: true, version, baselineVersion, newVersion, breaking, excused, lines };
   }
   if (breaking.length > 0) {
-    lines.push(`Breaking changes against the released ${version} (make them compatible, or release them as a new dated API version):`);
+    lines.push(`Breaking changes against the released ${version} (make them compatible, release them as a new dated API version, or, for a fix of a contradiction with the product specification, list them in releases/${version}/fixes.yaml and CHANGELOG.md):`);
     for (const c of breaking) lines.push(`  ✖ ${describe(c)}`);
   }
-  return { ok: breaking.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
+  if (stale.length > 0) {
+    lines.push(`Entries of releases/${version}/fixes.yaml that match no change (remove them):`);
+    for (const f of stale) lines.push(`  ✖ ${f.match}`);
+  }
+  return { ok: breaking.length === 0 && stale.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
 }
 
 if (import.meta.main) {

@@ -101,6 +101,24 @@ describe('breaking-change gate', () => {
       expect(result.lines.join('\n')).toMatch(/✖ POST \/tokens: Operation `POST \/tokens` was removed/);
     });
 
+    it('excuses a break listed as a fix in the version\'s fixes.yaml, and fails an entry that matches nothing', () => {
+      const fixes = join(dir, bundle.info.version, 'fixes.yaml');
+      try {
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n  reason: the specification has no such operation\n`);
+        const fixed = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
+        expect(fixed).toMatchObject({ ok: true, breaking: [] });
+        expect(fixed.lines.join('\n')).toMatch(/fixed: POST \/tokens: .*\[not breaking: a fix: the specification has no such operation\]/);
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n  reason: r\n- match: 'nothing like this'\n  reason: r\n`);
+        const stale = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
+        expect(stale.ok).toBe(false);
+        expect(stale.lines.join('\n')).toMatch(/match no change[\s\S]*✖ nothing like this/);
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n`);
+        expect(() => checkBreakingChanges(withoutOperation(bundle.info.version), dir)).toThrow(/needs a match and a reason/);
+      } finally {
+        rmSync(fixes, { force: true });
+      }
+    });
+
     it('allows it in a new dated version and asks for its baseline', () => {
       const result = checkBreakingChanges(withoutOperation('2099-01-01'), dir);
       expect(result).toMatchObject({ ok: true, newVersion: true, baselineVersion: bundle.info.version });
