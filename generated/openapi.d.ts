@@ -5285,7 +5285,9 @@ export interface components {
         };
         /**
          * AedAccountInfo
-         * @description A bank account in the United Arab Emirates.
+         * @description A bank account in the United Arab Emirates: its `iban`, and the bank's `swiftCode` when known.
+         *     A `beneficiary` is optional here (the product specification lists only `iban` and `swiftCode`);
+         *     without one there is no name check, so the account has no `beneficiaryVerificationStatus`.
          */
         AedAccountInfo: {
             /**
@@ -5303,7 +5305,8 @@ export interface components {
              * @example EBILAEAD
              */
             swiftCode?: string;
-            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description The holder of the account, when known; its name is then checked against the bank's records. */
+            beneficiary?: components["schemas"]["Beneficiary"];
         };
         /**
          * SparkWalletInfo
@@ -5354,13 +5357,15 @@ export interface components {
          *     | `107` | `CHECKED_BY_RECEIVING_FI` |
          *     | any other | `MATCHED`, with the beneficiary's name in `beneficiaryVerifiedData` |
          *
-         *     Wallets have no beneficiary, so apart from `105` they get no name check result.
+         *     Wallets have no beneficiary, nor has an `AED_ACCOUNT` registered without one, so apart from
+         *     `105` they get no name check result.
          */
         ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         /**
          * BeneficiaryVerificationStatus
          * @description Result of comparing the beneficiary name given for a bank account with the name of the account
-         *     holder known to the payment rail. Set when the account is created; absent for wallets.
+         *     holder known to the payment rail. Set when the account is created; absent for wallets and for
+         *     an `AED_ACCOUNT` registered without a `beneficiary` (no name to compare).
          *
          *     | Value | Meaning |
          *     |---|---|

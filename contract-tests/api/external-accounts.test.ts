@@ -60,7 +60,7 @@ describe('createCustomerExternalAccount', () => {
     for (const [currency, accountInfo] of cases) {
       const account = await createExternalAccount({ customerId, currency, accountInfo });
       expect(account).toMatchObject({ status: 'ACTIVE', currency, accountInfo });
-      if (accountInfo.accountType === 'SPARK_WALLET') {
+      if (accountInfo.accountType === 'SPARK_WALLET' || accountInfo.beneficiary === undefined) {
         expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
         expect(account).not.toHaveProperty('beneficiaryVerifiedData');
       } else {
@@ -69,6 +69,18 @@ describe('createCustomerExternalAccount', () => {
       }
     }
     expect(await listOf(customerId)).toHaveLength(cases.length);
+  });
+
+  it('201: an AED account needs only its iban and swiftCode; without a beneficiary it gets no name check', async () => {
+    const customerId = isMock ? 'Customer:019542f5-b3e7-1d02-0000-000000000021' : await newCustomerId();
+    const { iban, swiftCode } = externalAccountInfo.aed();
+    const accountInfo = { accountType: 'AED_ACCOUNT', iban, swiftCode } as const;
+    const account = await createExternalAccount({ customerId, currency: 'AED', accountInfo });
+    if (isMock) return;
+    expect(account).toMatchObject({ status: 'ACTIVE', currency: 'AED', accountInfo });
+    expect(account.accountInfo).not.toHaveProperty('beneficiary');
+    expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
+    expect((await getCustomerAccount(account.id)).data).toEqual(account);
   });
 
   itServer('201: sandbox suffixes 102, 103, 104, 106, 107 select the beneficiary name check', async () => {

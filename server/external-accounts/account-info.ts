@@ -59,13 +59,13 @@ export type NameCheck =
 
 /**
  * The sandbox beneficiary name check (simulation/beneficiary-name-check.ts) applied to an account:
- * wallets have no beneficiary, so they get no verification status (BeneficiaryVerificationStatus:
- * "absent for wallets"), but a `105` suffix still rejects them.
+ * wallets, and AED accounts registered without a beneficiary, have no name to check, so they get
+ * no verification status (BeneficiaryVerificationStatus), but a `105` suffix still rejects them.
  */
 export function sandboxNameCheck(info: AccountInfo): NameCheck {
   const outcome = beneficiaryNameCheck(sandboxIdentifier(info));
   if (outcome.result === 'REJECTED') return { kind: 'rejected' };
-  if (info.accountType === 'SPARK_WALLET') return { kind: 'none' };
+  if (info.accountType === 'SPARK_WALLET' || info.beneficiary === undefined) return { kind: 'none' };
   const name = info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
   return { kind: 'checked', status: outcome.status, verifiedName: outcome.status === 'MATCHED' ? name : null };
 }
