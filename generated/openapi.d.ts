@@ -590,8 +590,8 @@ export interface paths {
          *     the name check: `102` `NOT_MATCHED`, `103` `PARTIAL_MATCH`, `104` `PENDING`, `105` rejects
          *     the account with `400 INVALID_BANK_ACCOUNT` (nothing is created), `106` `UNSUPPORTED`,
          *     `107` `CHECKED_BY_RECEIVING_FI`, any other `MATCHED` with `beneficiaryVerifiedData.fullName`
-         *     set to the beneficiary's name (`fullName` or `legalName`). Suffixes `002` to `005` are accepted
-         *     here and make later transfers fail.
+         *     set to the beneficiary's `fullName`. Suffixes `002` to `005` are accepted here and make later
+         *     transfers fail.
          */
         post: operations["createCustomerExternalAccount"];
         delete?: never;
@@ -5108,6 +5108,44 @@ export interface components {
          */
         ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE";
         /**
+         * BeneficiaryAddress
+         * @description The postal address of an account's beneficiary, with whatever parts are known. Unlike the
+         *     addresses of customers and beneficial owners, no part is required: the product specification
+         *     marks `line1`, `postalCode` and `country` required for beneficial owners only.
+         * @example {
+         *       "city": "Dubai",
+         *       "country": "AE"
+         *     }
+         */
+        BeneficiaryAddress: {
+            /**
+             * @description Street address, first line.
+             * @example 350 Mission Street
+             */
+            line1?: string;
+            /**
+             * @description Street address, second line.
+             * @example Floor 12
+             */
+            line2?: string;
+            /**
+             * @description City or locality.
+             * @example San Francisco
+             */
+            city?: string;
+            /**
+             * @description State, province or region.
+             * @example CA
+             */
+            state?: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 94105
+             */
+            postalCode?: string;
+            country?: components["schemas"]["CountryCode"];
+        };
+        /**
          * IndividualBeneficiary
          * @description A person who holds the external account.
          */
@@ -5143,8 +5181,8 @@ export interface components {
              * @example +14155550123
              */
             phoneNumber?: string;
-            /** @description Postal address. */
-            address?: components["schemas"]["Address"];
+            /** @description Postal address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * BusinessBeneficiary
@@ -5157,10 +5195,12 @@ export interface components {
              */
             beneficiaryType: "BUSINESS";
             /**
-             * @description Registered legal name, as the bank knows it. Compared with the bank's records (see `beneficiaryVerificationStatus`).
+             * @description The company's registered legal name, as the bank knows it. Compared with the bank's records
+             *     (see `beneficiaryVerificationStatus`). Named `fullName` for every beneficiary, as the product
+             *     specification names it.
              * @example Acme Corp
              */
-            legalName: string;
+            fullName: string;
             /**
              * @description Company registration number.
              * @example 5678901234
@@ -5171,12 +5211,13 @@ export interface components {
              * @example 12-3456789
              */
             taxId?: string;
-            /** @description Registered address. */
-            address?: components["schemas"]["Address"];
+            /** @description Registered address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * Beneficiary
-         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`).
+         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`). Only
+         *     `beneficiaryType` and `fullName` are required, for both; the rest is sent when known.
          */
         Beneficiary: components["schemas"]["IndividualBeneficiary"] | components["schemas"]["BusinessBeneficiary"];
         /**
@@ -8429,6 +8470,7 @@ export type SchemaSignedRetryChallenge = components['schemas']['SignedRetryChall
 export type SchemaInternalAccountExportRequest = components['schemas']['InternalAccountExportRequest'];
 export type SchemaInternalAccountExportResponse = components['schemas']['InternalAccountExportResponse'];
 export type SchemaExternalAccountStatus = components['schemas']['ExternalAccountStatus'];
+export type SchemaBeneficiaryAddress = components['schemas']['BeneficiaryAddress'];
 export type SchemaIndividualBeneficiary = components['schemas']['IndividualBeneficiary'];
 export type SchemaBusinessBeneficiary = components['schemas']['BusinessBeneficiary'];
 export type SchemaBeneficiary = components['schemas']['Beneficiary'];

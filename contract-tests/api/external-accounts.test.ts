@@ -47,7 +47,7 @@ describe('createCustomerExternalAccount', () => {
     expect(await listOf(customerId)).toEqual([account]);
   });
 
-  itServer('201: every account type with its currency; business names are verified by legalName; wallets get no name check', async () => {
+  itServer('201: every account type with its currency; business names are verified by fullName too; wallets get no name check', async () => {
     const customerId = await newCustomerId();
     const cases: [string, AccountInfo][] = [
       ['EUR', externalAccountInfo.eur()],
@@ -64,8 +64,7 @@ describe('createCustomerExternalAccount', () => {
         expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
         expect(account).not.toHaveProperty('beneficiaryVerifiedData');
       } else {
-        const name = accountInfo.beneficiary.beneficiaryType === 'BUSINESS' ? accountInfo.beneficiary.legalName : accountInfo.beneficiary.fullName;
-        expect(account).toMatchObject({ beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: name } });
+        expect(account).toMatchObject({ beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: accountInfo.beneficiary.fullName } });
       }
     }
     expect(await listOf(customerId)).toHaveLength(cases.length);
@@ -81,6 +80,25 @@ describe('createCustomerExternalAccount', () => {
     expect(account.accountInfo).not.toHaveProperty('beneficiary');
     expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
     expect((await getCustomerAccount(account.id)).data).toEqual(account);
+  });
+
+  it('201: a beneficiary needs only beneficiaryType and fullName, a business too; its address takes whatever parts are known', async () => {
+    const customerId = isMock ? 'Customer:019542f5-b3e7-1d02-0000-000000000011' : await newCustomerId();
+    const { iban, swiftCode } = externalAccountInfo.eur();
+    const business = { accountType: 'EUR_ACCOUNT', iban, swiftCode, beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS' } } as const;
+    const created = await createExternalAccount({ customerId, currency: 'EUR', accountInfo: business });
+    const individual = externalAccountInfo.usd();
+    const partialAddress = { ...individual, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe', address: { city: 'Lyon', country: 'FR' } } } as const;
+    const withAddress = await createExternalAccount({ customerId, currency: 'USD', accountInfo: partialAddress });
+    if (isMock) return;
+    expect(created).toMatchObject({ accountInfo: business, beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: 'Northwind Payouts SAS' } });
+    expect(withAddress.accountInfo).toEqual(partialAddress);
+    // The old business shape, named by legalName, is refused.
+    const legacy = await raw('POST', '/customers/external-accounts', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customerId, currency: 'EUR', accountInfo: { ...externalAccountInfo.eur(), beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Northwind Payouts SAS' } } }),
+    });
+    expect(legacy.status).toBe(400);
   });
 
   itServer('201: sandbox suffixes 102, 103, 104, 106, 107 select the beneficiary name check', async () => {

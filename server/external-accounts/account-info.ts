@@ -66,6 +66,6 @@ export function sandboxNameCheck(info: AccountInfo): NameCheck {
   const outcome = beneficiaryNameCheck(sandboxIdentifier(info));
   if (outcome.result === 'REJECTED') return { kind: 'rejected' };
   if (info.accountType === 'SPARK_WALLET' || info.beneficiary === undefined) return { kind: 'none' };
-  const name = info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+  const name = info.beneficiary.fullName;
   return { kind: 'checked', status: outcome.status, verifiedName: outcome.status === 'MATCHED' ? name : null };
 }

@@ -141,7 +141,7 @@ async function resolveDestination(ctx: PlatformContext, destination: Destination
 /** The name the bank account is held in, as its beneficiary was given. */
 function beneficiaryName(info: Schemas['ExternalAccountInfo']): string | undefined {
   if (!('beneficiary' in info) || info.beneficiary === undefined) return undefined;
-  return info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+  return info.beneficiary.fullName;
 }
 
 /**

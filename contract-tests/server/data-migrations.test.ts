@@ -1,0 +1,47 @@
+// The migrations that rewrite stored data, each run on rows shaped as an earlier version stored
+// them: the rows come out as the current contract answers them. Driven directly on a migrated
+// database of this file's own (PGlite in memory, or PostgreSQL); each migration's `up` is run again
+// on the legacy rows, which it must also leave alone once done.
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import * as businessBeneficiaryFullName from '../../server/db/migrations/0013_business_beneficiary_full_name.ts';
+import { hasOwnDatabase, ownDatabase } from '../support/own-database.ts';
+
+const own = ownDatabase('datamigrations', async (db) => void (await migrateToLatest(db)));
+const id = (prefix: string) => `${prefix}:${randomBytes(8).toString('hex')}`;
+const at = new Date('2026-01-01T00:00:00.000Z');
+/** A migration sees a database of no particular schema. */
+const untyped = () => own.db as unknown as Kysely<unknown>;
+
+async function newPlatform(): Promise<string> {
+  const platformId = id('PlatformConfig');
+  await sql`insert into platforms (id, name, uma_domain, created_at, updated_at) values (${platformId}, 'Migration test', 'migration.test', ${at}, ${at})`.execute(own.db);
+  return platformId;
+}
+
+async function insertExternalAccount(platformId: string, accountInfo: object): Promise<string> {
+  const accountId = id('ExternalAccount');
+  await sql`insert into external_accounts (id, platform_id, currency, status, account_type, account_info, primary_identifier, created_at, updated_at)
+    values (${accountId}, ${platformId}, 'EUR', 'ACTIVE', 'EUR_ACCOUNT', ${JSON.stringify(accountInfo)}::jsonb, ${accountId}, ${at}, ${at})`.execute(own.db);
+  return accountId;
+}
+
+const accountInfoOf = async (accountId: string) => (await sql<{ info: Record<string, unknown> }>`select account_info as info from external_accounts where id = ${accountId}`.execute(own.db)).rows[0]?.info;
+
+describe.skipIf(!hasOwnDatabase)('data migrations', () => {
+  it('0013: a business beneficiary stored with legalName is named by fullName; individuals and accounts without a beneficiary are left alone', async () => {
+    const platformId = await newPlatform();
+    const iban = { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606' };
+    const business = await insertExternalAccount(platformId, { ...iban, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Northwind Payouts SAS', taxId: '12-3456789' } });
+    const individual = await insertExternalAccount(platformId, { ...iban, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
+    const none = await insertExternalAccount(platformId, iban);
+    await businessBeneficiaryFullName.up(untyped());
+    expect(await accountInfoOf(business)).toEqual({ ...iban, beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS', taxId: '12-3456789' } });
+    expect(await accountInfoOf(individual)).toEqual({ ...iban, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } });
+    expect(await accountInfoOf(none)).toEqual(iban);
+    await businessBeneficiaryFullName.up(untyped());
+    expect((await accountInfoOf(business))?.beneficiary).toEqual({ beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS', taxId: '12-3456789' });
+  });
+});
