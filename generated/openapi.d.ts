@@ -2596,7 +2596,9 @@ export interface webhooks {
         /**
          * Customer verification status
          * @description Sent when the `kycStatus` of an individual customer or the `kybStatus` of a business customer
-         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change.
+         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change, except
+         *     a business's `businessInfo.taxId`: webhook bodies carry no identity numbers (read the customer
+         *     with `GET /customers/{customerId}` for it).
          *
          *     Delivery: the service sends `POST` with a JSON body to the platform's `webhookEndpoint`. Answer
          *     with any `2xx` status within 15 seconds to acknowledge; the body of the answer is ignored. Any
@@ -3635,7 +3637,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -3843,7 +3845,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -4034,7 +4036,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -5207,7 +5209,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number.
+             * @description Tax identification number. Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;

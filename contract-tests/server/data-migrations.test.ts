@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import * as businessBeneficiaryFullName from '../../server/db/migrations/0013_business_beneficiary_full_name.ts';
+import * as webhookBodiesWithoutTaxId from '../../server/db/migrations/0014_webhook_bodies_without_tax_id.ts';
 import { hasOwnDatabase, ownDatabase } from '../support/own-database.ts';
 
 const own = ownDatabase('datamigrations', async (db) => void (await migrateToLatest(db)));
@@ -43,5 +44,21 @@ describe.skipIf(!hasOwnDatabase)('data migrations', () => {
     expect(await accountInfoOf(none)).toEqual(iban);
     await businessBeneficiaryFullName.up(untyped());
     expect((await accountInfoOf(business))?.beneficiary).toEqual({ beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS', taxId: '12-3456789' });
+  });
+
+  it('0014: a stored customer-status event of a business loses businessInfo.taxId; other events keep what they hold', async () => {
+    const platformId = await newPlatform();
+    const event = async (type: string, data: object) => {
+      const eventId = id('Event');
+      await sql`insert into webhook_outbox (id, platform_id, type, payload, status, created_at)
+        values (${eventId}, ${platformId}, ${type}, ${JSON.stringify({ id: eventId, type, timestamp: at.toISOString(), data })}::jsonb, 'PENDING', ${at})`.execute(own.db);
+      return eventId;
+    };
+    const payloadOf = async (eventId: string) => (await sql<{ payload: { data: Record<string, unknown> } }>`select payload from webhook_outbox where id = ${eventId}`.execute(own.db)).rows[0]?.payload.data;
+    const kyb = await event('CUSTOMER_KYB_APPROVED', { id: 'Customer:1', kybStatus: 'APPROVED', businessInfo: { legalName: 'Acme', taxId: '12-3456789' } });
+    const other = await event('TEST', { message: 'taxId', businessInfo: { taxId: 'not a customer event' } });
+    await webhookBodiesWithoutTaxId.up(untyped());
+    expect(await payloadOf(kyb)).toEqual({ id: 'Customer:1', kybStatus: 'APPROVED', businessInfo: { legalName: 'Acme' } });
+    expect(await payloadOf(other)).toEqual({ message: 'taxId', businessInfo: { taxId: 'not a customer event' } });
   });
 });

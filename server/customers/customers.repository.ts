@@ -136,6 +136,22 @@ export async function listUnsealedIdentifiers(db: Db): Promise<{ id: string; ide
   return rows.flatMap((r) => (r.identifier === null ? [] : [{ id: r.id, identifier: r.identifier }]));
 }
 
+/** Businesses whose tax id is stored in clear (by an earlier version); none once they have been sealed. */
+export async function listUnsealedTaxIds(db: Db): Promise<{ id: string; profile: BusinessProfile }[]> {
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'profile'])
+    .where('customer_type', '=', 'BUSINESS')
+    .where(sql<string>`profile #>> '{businessInfo,taxId}'`, 'not like', `${SEALED_PREFIX}%`)
+    .execute();
+  return rows.map((r) => ({ id: r.id, profile: r.profile as BusinessProfile }));
+}
+
+/** Replaces the stored profile, as it is (no change of `updated_at`: nothing the API shows changed). */
+export async function setProfile(db: Db, id: string, profile: BusinessProfile): Promise<void> {
+  await db.updateTable('customers').set({ profile: JSON.stringify(profile) }).where('id', '=', id).execute();
+}
+
 export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {
   await db.updateTable('customers').set({ identifier: sealed }).where('id', '=', id).execute();
 }

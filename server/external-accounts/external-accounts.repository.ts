@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { pageQuery } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type ExternalAccountRow = Selectable<ExternalAccountTable>;
@@ -107,4 +108,14 @@ export async function deactivateExternalAccount(db: Db, platformId: string, id: 
     .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Accounts whose beneficiary's tax id is stored in clear (by an earlier version); none once sealed. */
+export async function listUnsealedTaxIds(db: Db): Promise<Pick<ExternalAccountRow, 'id' | 'account_info'>[]> {
+  return db.selectFrom('external_accounts').select(['id', 'account_info']).where(sql<string>`account_info #>> '{beneficiary,taxId}'`, 'not like', `${SEALED_PREFIX}%`).execute();
+}
+
+/** Replaces the stored account info, as it is (no change of `updated_at`: nothing the API shows changed). */
+export async function setAccountInfo(db: Db, id: string, accountInfo: ExternalAccountRow['account_info']): Promise<void> {
+  await db.updateTable('external_accounts').set({ account_info: JSON.stringify(accountInfo) }).where('id', '=', id).execute();
 }

@@ -3,7 +3,7 @@
 // checks synchronously: READY_FOR_VERIFICATION → IN_PROGRESS → the outcome, in one request.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { toCustomer } from '../customers/customers.mapper.ts';
+import { toCustomer, WITHOUT_TAX_ID } from '../customers/customers.mapper.ts';
 import type { CustomerRow } from '../customers/customers.repository.ts';
 import { requireLiveCustomer, setVerificationStatus } from '../customers/customers.service.ts';
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
@@ -79,7 +79,8 @@ export async function createVerification(ctx: PlatformContext, customerId: strin
   await emitEvent(ctx, 'VERIFICATION_STATUS_UPDATED', verification);
   if (outcome !== undefined) {
     const updated = await setVerificationStatus(ctx, customer, outcome);
-    if (updated !== undefined) await emitEvent(ctx, `CUSTOMER_${customer.customer_type === 'BUSINESS' ? 'KYB' : 'KYC'}_${outcome}`, toCustomer(updated));
+    // Without the business's tax id: the outbox stores the body as it is sent (customer-status webhook).
+    if (updated !== undefined) await emitEvent(ctx, `CUSTOMER_${customer.customer_type === 'BUSINESS' ? 'KYB' : 'KYC'}_${outcome}`, toCustomer(updated, WITHOUT_TAX_ID));
   }
   return verification;
 }
