@@ -220,7 +220,8 @@ export interface paths {
          *     - `customerId` must be a business customer: an individual customer returns
          *       `400 CUSTOMER_NOT_BUSINESS`, an unknown one `404`, a deleted one `410 CUSTOMER_DELETED`.
          *     - `ownershipPercentage` (0 to 100) is required when `roles` includes `UBO`.
-         *     - `personalInfo.identifier` is write-only and never returned.
+         *     - `personalInfo.identifier` is never returned in full: answers show it masked, `****` and its
+         *       last four characters.
          *
          *     Sandbox: the last 3 characters of `personalInfo.lastName` decide `kycStatus`: `001` gives
          *     `PENDING` (it then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
@@ -247,7 +248,7 @@ export interface paths {
         };
         /**
          * Get a beneficial owner
-         * @description Returns one beneficial owner. The write-only `personalInfo.identifier` is never included.
+         * @description Returns one beneficial owner, with `personalInfo.identifier` masked (`****` and its last four characters).
          */
         get: operations["getBeneficialOwner"];
         put?: never;
@@ -4105,8 +4106,8 @@ export interface components {
         BeneficialOwnerRole: "UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER";
         /**
          * BeneficialOwnerPersonalInfo
-         * @description Identity data of a beneficial owner, as stored. The government `identifier` is write-only and
-         *     never returned.
+         * @description Identity data of a beneficial owner, as stored, with the government `identifier` masked: the
+         *     full number is stored encrypted and never returned.
          */
         BeneficialOwnerPersonalInfo: {
             /**
@@ -4144,10 +4145,12 @@ export interface components {
              */
             idType: components["schemas"]["IdentificationType"];
             /**
-             * @description The government identifier itself (for example the SSN). Write-only; never returned.
-             * @example 987-65-4321
+             * @description The government identifier, masked: `****` followed by its last four characters (`****4321`
+             *     for `987-65-4321`; only `****` when it has four characters or fewer). Enough to tell which
+             *     number is on file; the number itself is never returned.
+             * @example ****4321
              */
-            identifier?: string;
+            identifier: string;
             /**
              * Format: email
              * @description E-mail address.
