@@ -139,8 +139,9 @@ export interface paths {
          *     - `currencies` defaults to `[USD]`. The service opens one internal account for the customer in
          *       each currency (see `GET /customers/internal-accounts`).
          *     - A business customer needs `businessInfo` with at least `legalName` and `country`.
-         *     - The new customer starts with `kycStatus` (individual) or `kybStatus` (business) `UNVERIFIED`;
-         *       start its verification with `POST /verifications`.
+         *     - A new individual starts with `kycStatus` `UNVERIFIED`; a new business has no `kybStatus`
+         *       until its first verification reaches an outcome. Start the verification with
+         *       `POST /verifications`.
          *     - `identifier` is write-only and never returned.
          *
          *     Errors: `400` for an invalid body, `409` for a taken `platformCustomerId` or `umaAddress`.
@@ -374,7 +375,8 @@ export interface paths {
          *
          *     Evaluation first checks that the data needed is present: `businessInfo.registrationNumber` for a
          *     business, `fullName` for an individual. Anything missing gives `RESOLVE_ERRORS` with one
-         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged. Otherwise the
+         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged (a business
+         *     verified for the first time keeps having no `kybStatus`). Otherwise the
          *     checks run and their outcome is copied to the customer's `kycStatus` (individual) or
          *     `kybStatus` (business): `PENDING_MANUAL_REVIEW` sets `PENDING`, `APPROVED` and `REJECTED` set
          *     the same value. Documents of the customer and of its beneficial owners uploaded until now count as
@@ -3368,17 +3370,19 @@ export interface components {
         /**
          * KybStatus
          * @description Outcome of the business verification (KYB) of a business customer, driven by `POST /verifications`.
+         *     A business has no `kybStatus` until its first verification reaches an outcome: the field is
+         *     absent from a new business, and stays absent while a verification waits in `RESOLVE_ERRORS`. (The
+         *     product specification gives KYB three values; unlike KYC it has no `UNVERIFIED`.)
          *
          *     | Value | Meaning |
          *     |---|---|
-         *     | `UNVERIFIED` | no verification has reached an outcome yet (a verification waiting in `RESOLVE_ERRORS` changes nothing) |
          *     | `PENDING` | the verification needs a manual review; wait for the outcome |
          *     | `APPROVED` | the business is verified |
          *     | `REJECTED` | the business failed verification |
          *
          *     | From | To | When |
          *     |---|---|---|
-         *     | `UNVERIFIED` | `PENDING`, `APPROVED`, `REJECTED` | a verification created by `POST /verifications` is decided |
+         *     | (absent) | `PENDING`, `APPROVED`, `REJECTED` | the first verification created by `POST /verifications` is decided |
          *     | `PENDING` | `APPROVED`, `REJECTED` | the manual review is decided |
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the business is verified again with a new `POST /verifications` |
          *
@@ -3392,7 +3396,7 @@ export interface components {
          * @example APPROVED
          * @enum {string}
          */
-        KybStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+        KybStatus: "PENDING" | "APPROVED" | "REJECTED";
         /**
          * CustomerBase
          * @description Fields shared by individual and business customers (see `Customer`).
@@ -3671,10 +3675,11 @@ export interface components {
              */
             customerType: "BUSINESS";
             /**
-             * @description Result of the business verification; changed only by `POST /verifications` and its review.
+             * @description Result of the business verification; set and changed only by `POST /verifications` and
+             *     its review. Absent until the first verification reaches an outcome.
              * @example APPROVED
              */
-            kybStatus: components["schemas"]["KybStatus"];
+            kybStatus?: components["schemas"]["KybStatus"];
             /** @description Registered address of the business. */
             address?: components["schemas"]["Address"];
             /** @description Company data. */
@@ -8911,7 +8916,7 @@ export interface operations {
                  */
                 kycStatus?: components["schemas"]["KycStatus"];
                 /**
-                 * @description Only business customers with this KYB status.
+                 * @description Only business customers with this KYB status (a business not verified yet has none).
                  * @example PENDING
                  */
                 kybStatus?: components["schemas"]["KybStatus"];

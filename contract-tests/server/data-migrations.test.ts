@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import * as businessBeneficiaryFullName from '../../server/db/migrations/0013_business_beneficiary_full_name.ts';
 import * as webhookBodiesWithoutTaxId from '../../server/db/migrations/0014_webhook_bodies_without_tax_id.ts';
+import * as kybStatusAbsentUntilVerified from '../../server/db/migrations/0015_kyb_status_absent_until_verified.ts';
 import { hasOwnDatabase, ownDatabase } from '../support/own-database.ts';
 
 const own = ownDatabase('datamigrations', async (db) => void (await migrateToLatest(db)));
@@ -60,5 +61,23 @@ describe.skipIf(!hasOwnDatabase)('data migrations', () => {
     await webhookBodiesWithoutTaxId.up(untyped());
     expect(await payloadOf(kyb)).toEqual({ id: 'Customer:1', kybStatus: 'APPROVED', businessInfo: { legalName: 'Acme' } });
     expect(await payloadOf(other)).toEqual({ message: 'taxId', businessInfo: { taxId: 'not a customer event' } });
+  });
+
+  it('0015: a business stored UNVERIFIED has no kybStatus; decided businesses and individuals keep theirs', async () => {
+    const platformId = await newPlatform();
+    const customer = async (type: string, kyc: string | null, kyb: string | null) => {
+      const customerId = id('Customer');
+      await sql`insert into customers (id, platform_id, platform_customer_id, customer_type, currencies, uma_address, kyc_status, kyb_status, profile, created_at, updated_at)
+        values (${customerId}, ${platformId}, ${customerId}, ${type}, '{USD}', ${`$${customerId.slice(-8)}@migration.test`}, ${kyc}, ${kyb}, '{}'::jsonb, ${at}, ${at})`.execute(own.db);
+      return customerId;
+    };
+    const statusOf = async (customerId: string) => (await sql<{ kyc: string | null; kyb: string | null }>`select kyc_status as kyc, kyb_status as kyb from customers where id = ${customerId}`.execute(own.db)).rows[0];
+    const unverified = await customer('BUSINESS', null, 'UNVERIFIED');
+    const approved = await customer('BUSINESS', null, 'APPROVED');
+    const person = await customer('INDIVIDUAL', 'UNVERIFIED', null);
+    await kybStatusAbsentUntilVerified.up(untyped());
+    expect(await statusOf(unverified)).toEqual({ kyc: null, kyb: null });
+    expect(await statusOf(approved)).toEqual({ kyc: null, kyb: 'APPROVED' });
+    expect(await statusOf(person)).toEqual({ kyc: 'UNVERIFIED', kyb: null });
   });
 });

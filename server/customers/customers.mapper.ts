@@ -42,7 +42,7 @@ export function toCustomer(row: CustomerRow, taxIds: TaxIdView): Customer {
   if (row.customer_type === 'BUSINESS') {
     const profile = row.profile as BusinessProfile;
     customer.customerType = 'BUSINESS';
-    customer.kybStatus = row.kyb_status ?? 'UNVERIFIED';
+    if (row.kyb_status !== null) customer.kybStatus = row.kyb_status;
     if (profile.address !== undefined) customer.address = profile.address;
     if (profile.businessInfo !== undefined) customer.businessInfo = shownBusinessInfo(profile.businessInfo, taxIds);
     return customer as Customer;

@@ -75,16 +75,22 @@ export async function updateCustomer(db: Db, id: string, changes: CustomerChange
     .executeTakeFirstOrThrow();
 }
 
-/** Moves a KYC or KYB status, only from the status the caller saw; undefined when it had changed meanwhile. */
+/** Moves a KYC or KYB status, only from the status the caller saw (none: null); undefined when it had changed meanwhile. */
 export async function moveVerificationStatus(
   db: Db,
   id: string,
   column: 'kyc_status' | 'kyb_status',
-  from: NonNullable<CustomerRow['kyc_status']>,
+  from: NonNullable<CustomerRow['kyc_status']> | null,
   to: NonNullable<CustomerRow['kyc_status']>,
   at: Date,
 ): Promise<CustomerRow | undefined> {
-  return db.updateTable('customers').set({ [column]: to, updated_at: at }).where('id', '=', id).where(column, '=', from).returningAll().executeTakeFirst();
+  return db
+    .updateTable('customers')
+    .set({ [column]: to, updated_at: at })
+    .where('id', '=', id)
+    .where(column, from === null ? 'is' : '=', from)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<CustomerRow> {

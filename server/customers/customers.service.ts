@@ -11,7 +11,7 @@ import { isKnownCurrency } from '../shared/currencies.ts';
 import { conflict, gone, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { assertTransition } from '../shared/state-machine.ts';
+import { assertInitial, assertTransition } from '../shared/state-machine.ts';
 import { INDIVIDUAL_FIELDS, toCustomer } from './customers.mapper.ts';
 import type { Keyring } from '../shared/keyring.ts';
 import {
@@ -60,14 +60,16 @@ export async function findPlatformCustomerId(ctx: PlatformContext, customerId: s
 }
 
 /**
- * Moves the customer's KYC (individual) or KYB (business) status. Unchanged is no change; the
- * update only applies from the status read, so a concurrent move is noticed, never overwritten.
+ * Moves the customer's KYC (individual) or KYB (business) status to a verification's outcome. A
+ * business has none before its first outcome (KybStatus). Unchanged is no change; the update only
+ * applies from the status read, so a concurrent move is noticed, never overwritten.
  */
-export async function setVerificationStatus(ctx: PlatformContext, customer: CustomerRow, to: KycStatus): Promise<CustomerRow | undefined> {
+export async function setVerificationStatus(ctx: PlatformContext, customer: CustomerRow, to: Exclude<KycStatus, 'UNVERIFIED'>): Promise<CustomerRow | undefined> {
   const business = customer.customer_type === 'BUSINESS';
-  const from = (business ? customer.kyb_status : customer.kyc_status) ?? 'UNVERIFIED';
+  const from = business ? customer.kyb_status : (customer.kyc_status ?? 'UNVERIFIED');
   if (from === to) return undefined;
-  assertTransition(business ? 'KybStatus' : 'KycStatus', from, to);
+  if (from === null) assertInitial('KybStatus', to);
+  else assertTransition(business ? 'KybStatus' : 'KycStatus', from, to);
   const moved = await moveVerificationStatus(ctx.db, customer.id, business ? 'kyb_status' : 'kyc_status', from, to, ctx.clock.now());
   if (moved === undefined) throw conflict('CONFLICT', 'The customer changed meanwhile; retry.');
   return moved;
@@ -138,7 +140,8 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
       phone_number: body.phoneNumber ?? null,
       uma_address: umaAddress,
       kyc_status: business ? null : 'UNVERIFIED',
-      kyb_status: business ? 'UNVERIFIED' : null,
+      // A business has no KYB status until its first verification's outcome.
+      kyb_status: null,
       profile,
       identifier: identifier === undefined ? null : ctx.keys.seal(identifier),
       created_at: at,

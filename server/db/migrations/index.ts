@@ -15,6 +15,7 @@ import * as credentialCacheLeases from './0011_credential_cache_leases.ts';
 import * as apiTokenChangeNotice from './0012_api_token_change_notice.ts';
 import * as businessBeneficiaryFullName from './0013_business_beneficiary_full_name.ts';
 import * as webhookBodiesWithoutTaxId from './0014_webhook_bodies_without_tax_id.ts';
+import * as kybStatusAbsentUntilVerified from './0015_kyb_status_absent_until_verified.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_api_token_change_notice': apiTokenChangeNotice,
   '0013_business_beneficiary_full_name': businessBeneficiaryFullName,
   '0014_webhook_bodies_without_tax_id': webhookBodiesWithoutTaxId,
+  '0015_kyb_status_absent_until_verified': kybStatusAbsentUntilVerified,
 };
