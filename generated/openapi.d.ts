@@ -313,8 +313,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -404,8 +404,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -1570,8 +1570,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -2867,8 +2867,8 @@ export interface components {
          */
         PlatformConfig: {
             /**
-             * @description The configuration's id.
-             * @example PlatformConfig:019542f5-b3e7-1d02-0000-000000000010
+             * @description The configuration's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000010
              */
             id: string;
             /**
@@ -4459,8 +4459,8 @@ export interface components {
          */
         Document: {
             /**
-             * @description The document's id.
-             * @example Document:019542f5-b3e7-1d02-0000-000000000003
+             * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000003
              */
             id: string;
             /**
@@ -4677,7 +4677,8 @@ export interface components {
          */
         VerificationError: {
             /**
-             * @description The customer, beneficial owner or document the problem is about.
+             * @description The customer or beneficial owner (their `Customer:` or `BeneficialOwner:` id), or the document
+             *     (its opaque id), the problem is about.
              * @example Customer:019542f5-b3e7-1d02-0000-000000000011
              */
             resourceId: string;
@@ -4712,8 +4713,8 @@ export interface components {
          */
         Verification: {
             /**
-             * @description The verification's id.
-             * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+             * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000004
              */
             id: string;
             /**
@@ -5057,12 +5058,12 @@ export interface components {
             type: "PASSKEY" | "OAUTH" | "EMAIL_OTP";
             /**
              * @description The exact string to sign.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
              */
             payloadToSign: string;
             /**
-             * @description Single-use id of this challenge; send it back as the `Request-Id` header.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+             * @description Single-use id of this challenge, an opaque string; send it back as the `Request-Id` header.
+             * @example 019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
             /**
@@ -6499,7 +6500,7 @@ export interface components {
              *     sign with the signing key of an active session of the wallet. Send the signature as header
              *     `Service-Wallet-Signature` on `POST /quotes/{quoteId}/execute` (and, optionally, the
              *     `requestId` it names as `Request-Id`), before `expiresAt`.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
              */
             payloadToSign?: string;
             /** @description Information about the receiver given by the destination, for example its verified `FULL_NAME`. */
@@ -7064,8 +7065,8 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Single-use id of this challenge; send it as the `Request-Id` header of `/verify`.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000001b
+             * @description Single-use id of this challenge, an opaque string; send it as the `Request-Id` header of `/verify`.
+             * @example 019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
             /**
@@ -7202,8 +7203,8 @@ export interface components {
          */
         AuthSession: {
             /**
-             * @description The session's id.
-             * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+             * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-00000000000b
              */
             id: string;
             /**
@@ -7943,8 +7944,8 @@ export interface components {
         WebhookEvent: {
             /**
              * @description The event's id, equal to the `Webhook-Id` header. It is the same on every retry of the event;
-             *     use it to process each event once.
-             * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+             *     use it to process each event once. An opaque string (see Conventions).
+             * @example 019542f5-b3e7-1d02-0000-000000000e01
              */
             id: string;
             type: components["schemas"]["WebhookEventType"];
@@ -8295,13 +8296,13 @@ export interface components {
          */
         BeneficialOwnerId: string;
         /**
-         * @description The document's id.
-         * @example Document:019542f5-b3e7-1d02-0000-000000000003
+         * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000003
          */
         DocumentId: string;
         /**
-         * @description The verification's id.
-         * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+         * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000004
          */
         VerificationId: string;
         /**
@@ -8318,8 +8319,8 @@ export interface components {
          */
         ServiceWalletSignature: string;
         /**
-         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-         * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+         * @example 019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
         /**
@@ -8354,8 +8355,8 @@ export interface components {
          */
         CredentialId: string;
         /**
-         * @description The session's id.
-         * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+         * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-00000000000b
          */
         SessionId: string;
         /**
@@ -8371,7 +8372,7 @@ export interface components {
         /**
          * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
          *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-         * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+         * @example 019542f5-b3e7-1d02-0000-000000000e01
          */
         WebhookId: string;
         /**
@@ -9392,8 +9393,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9424,8 +9425,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9463,8 +9464,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9589,8 +9590,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -9757,8 +9758,8 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9818,8 +9819,8 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -10482,8 +10483,8 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11116,8 +11117,8 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11172,8 +11173,8 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11255,8 +11256,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11339,15 +11340,15 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers, as it was given (an opaque string). Single use.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -12640,7 +12641,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12676,7 +12677,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12712,7 +12713,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12748,7 +12749,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12784,7 +12785,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12820,7 +12821,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12856,7 +12857,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12892,7 +12893,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12928,7 +12929,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**

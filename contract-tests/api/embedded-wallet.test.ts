@@ -154,7 +154,7 @@ describeServer('credentials', () => {
       code: 'REQUEST_ID_INVALID',
       reason: 'Request-Id issued for another request',
     });
-    expect(await reasonOf(await w.addCredential(body, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
+    expect(await reasonOf(await w.addCredential(body, signed({ requestId: '019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
       status: 401,
       code: 'REQUEST_ID_INVALID',
       reason: 'Unknown or expired Request-Id',
@@ -377,7 +377,7 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     const quote = await createQuote(body);
     expect(quote.source).toMatchObject({ accountId: walletId });
     const payload = JSON.parse(quote.payloadToSign ?? '{}') as Record<string, unknown>;
-    expect(payload).toEqual({ requestId: expect.stringMatching(/^Request:/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
+    expect(payload).toEqual({ requestId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
     expect(await reasonOf(await executeQuote(quote.id))).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
     expect(await reasonOf(await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'forged' }))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
     const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);

@@ -9,7 +9,7 @@ import { requireLiveCustomer, setVerificationStatus } from '../customers/custome
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
 import { markDocumentsSubmitted } from '../documents/documents.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertInitial, assertPath } from '../shared/state-machine.ts';
 import { kybOutcome } from '../simulation/kyb.ts';
@@ -72,7 +72,7 @@ export async function createVerification(ctx: PlatformContext, customerId: strin
     const path = checked([]);
     assertInitial('VerificationStatus', path[0] ?? status);
     assertPath('VerificationStatus', path);
-    row = await insertVerification(ctx.db, { id: newId('Verification'), platform_id: ctx.platformId, customer_id: customer.id, verification_status: status, errors, created_at: at, updated_at: at });
+    row = await insertVerification(ctx.db, { id: newOpaqueId(), platform_id: ctx.platformId, customer_id: customer.id, verification_status: status, errors, created_at: at, updated_at: at });
   }
   const verification = toVerification(row);
   // The webhooks are queued in this transaction: they go out only if the change commits.

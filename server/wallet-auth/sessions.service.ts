@@ -6,7 +6,7 @@ import type { PlatformContext } from '../context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { ApiError, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
 import { requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
@@ -94,7 +94,7 @@ export async function verifyCredential(ctx: PlatformContext, credentialId: strin
   const now = ctx.clock.now();
   if (credential.verify_failures > 0) await updateCredential(ctx.db, credential.id, { verify_failures: 0, verify_window_started_at: null, updated_at: credential.updated_at });
   const session = await insertSession(ctx.db, {
-    id: newId('Session'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     account_id: credential.account_id,
     credential_id: credential.id,
