@@ -1548,9 +1548,9 @@ export interface paths {
         /**
          * List the sessions of an Embedded Wallet
          * @description Lists the active (not expired, not revoked) sessions of one `EMBEDDED_WALLET` internal account,
-         *     newest first, up to the 100 newest, as `{data: [...]}`. The list is not paginated, so it takes no
-         *     `limit` or `cursor` and has no `hasMore` or `totalCount`. Sessions here never carry
-         *     `encryptedSessionSigningKey`.
+         *     newest first, in pages like every list (`limit`, `cursor` and the list envelope). Sessions
+         *     here never carry `encryptedSessionSigningKey`. A session that expires or is revoked while you
+         *     page through the list is left out of the pages still to come.
          *
          *     Errors: `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
          *     `404` when the account does not exist.
@@ -7252,12 +7252,12 @@ export interface components {
         };
         /**
          * AuthSessionListResponse
-         * @description The active sessions of one Embedded Wallet, newest first, at most the 100 newest. Not paginated,
-         *     so the body is only `data`. Items never carry `encryptedSessionSigningKey`.
+         * @description A page of the active sessions of one Embedded Wallet, newest first. Items never carry
+         *     `encryptedSessionSigningKey`.
          */
-        AuthSessionListResponse: {
-            /** @description The active sessions, newest first. */
-            data: components["schemas"]["AuthSession"][];
+        AuthSessionListResponse: components["schemas"]["ListEnvelope"] & {
+            /** @description The active sessions of this page, newest first. */
+            data?: components["schemas"]["AuthSession"][];
         };
         /**
          * AgentPermission
@@ -11304,6 +11304,16 @@ export interface operations {
                  * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
+                /**
+                 * @description Maximum number of items to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `nextCursor` of the previous page. Cursors are opaque and only valid with the same filters.
+                 * @example eyJjIjoiMjAyNS0xMC0xM1QxMjowMDowMC4wMDBaIiwiaSI6IkN1c3RvbWVyOjAxOTU0MmY1In0
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;

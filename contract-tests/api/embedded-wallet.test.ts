@@ -239,7 +239,7 @@ describeServer('challenge, verify and sessions', () => {
     expect((await w.emails(credential.id)).length).toBe(2);
     await ok<AuthSession>(w.verify(credential.id, otpProof()));
     const sessions = await w.listSessions(walletId);
-    expect(Object.keys(sessions)).toEqual(['data']);
+    expect(sessions).toMatchObject({ hasMore: false, totalCount: 2 });
     expect(sessions.data.length).toBe(2);
     expect(sessions.data.every((s) => s.encryptedSessionSigningKey === undefined)).toBe(true);
     // The wrong type for the credential, or a clientPublicKey on an EMAIL_OTP challenge, is 400.
@@ -283,6 +283,32 @@ describeServer('challenge, verify and sessions', () => {
     expect((await w.revokeSession(session.id)).status).toBe(404);
     const refused = await w.updateWallet(walletId, { privateEnabled: true }, signed(pending));
     expect(await reasonOf(refused)).toMatchObject({ status: 401, reason: 'No active session' });
+  });
+});
+
+describeServer('listing sessions', () => {
+  itServer('GET /auth/sessions pages like every list: past 100 sessions, with limit, cursor, hasMore and totalCount', async () => {
+    // OAUTH verifies without a challenge step: 102 sessions in a row.
+    const { walletId } = await w.newWallet();
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }), 201);
+    const opened: string[] = [];
+    for (let i = 0; i < 102; i++) opened.push((await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }))).id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await w.listSessions(walletId, { limit: 40, ...(cursor === undefined ? {} : { cursor }) });
+      expect(page.totalCount).toBe(102);
+      seen.push(...page.data.map((s) => s.id));
+      cursor = page.hasMore ? page.nextCursor : undefined;
+      pages++;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...opened].reverse());
+    const first = await w.listSessions(walletId);
+    expect(first).toMatchObject({ hasMore: true, totalCount: 102 });
+    expect(first.data).toHaveLength(20);
+    expect((await reasonOf(await w.call('GET', `/auth/sessions?accountId=${walletId}&limit=101`))).status).toBe(400);
   });
 });
 

@@ -7,6 +7,7 @@ import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.se
 import { addMs } from '../shared/clock.ts';
 import { ApiError, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
 import { newOpaqueId } from '../shared/ids.ts';
+import { listPage } from '../shared/page.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
 import { requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
@@ -16,8 +17,8 @@ import {
   findActiveSession,
   findWalletRequestForUpdate,
   insertSession,
-  listActiveSessions,
   markRequestUsed,
+  pageActiveSessions,
   recordVerifyFailure,
   revokeSession as revokeSessionRow,
   updateCredential,
@@ -111,9 +112,11 @@ export async function countVerifyFailure(ctx: PlatformContext, credentialId: str
   await recordVerifyFailure(ctx.db, credentialId, ctx.clock.now(), VERIFY_FAILURE_WINDOW_MS);
 }
 
-export async function listSessions(ctx: PlatformContext, accountId: string): Promise<Schemas['AuthSessionListResponse']> {
-  const wallet = await requireEmbeddedWallet(ctx, accountId);
-  return { data: (await listActiveSessions(ctx.db, wallet.id, ctx.clock.now())).map((row) => toAuthSession(row, row.type)) };
+export async function listSessions(ctx: PlatformContext, query: { accountId: string; limit?: number; cursor?: string }): Promise<Schemas['AuthSessionListResponse']> {
+  const wallet = await requireEmbeddedWallet(ctx, query.accountId);
+  const now = ctx.clock.now();
+  // The cursor is bound to the account as asked for (`InternalAccount:` or `EmbeddedWallet:`).
+  return listPage(ctx.keys, query, (_filters, page) => pageActiveSessions(ctx.db, wallet.id, now, page), (row) => toAuthSession(row, row.type));
 }
 
 export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
