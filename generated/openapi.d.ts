@@ -832,8 +832,8 @@ export interface paths {
          * @description Asks the receiver's UMA provider what the address accepts: the currencies it can be paid in
          *     (with indicative rates and amount limits) and the information about the sender it requires.
          *     Call it before quoting a payment to an UMA address and pass the returned `lookupId` (valid 15
-         *     minutes) to `POST /quotes`, with every `mandatory` field of `requiredPayerDataFields` in
-         *     `senderCustomerInfo`.
+         *     minutes) to `POST /quotes`, with every field of `requiredPayerDataFields` in
+         *     `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     Give exactly one of `senderUmaAddress` and `customerId` to identify the sender; both or neither
          *     give `400 INVALID_INPUT`. A malformed address gives `400 INVALID_UMA_ADDRESS`; an address that
@@ -877,7 +877,7 @@ export interface paths {
          * @description Tells what an external account can be paid in and which information about the sender its
          *     payment rail requires. The returned `lookupId` (valid 15 minutes) may be passed to
          *     `POST /quotes`; when the account's rail requires sender information, the quote needs every
-         *     `mandatory` field of `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     field of `requiredPayerDataFields` in `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     `customerId` names the sending customer; omit it when the platform pays for itself. An
          *     unknown account or customer gives `404` (`EXTERNAL_ACCOUNT_NOT_FOUND`, `CUSTOMER_NOT_FOUND`).
@@ -915,11 +915,11 @@ export interface paths {
          *       quote executes when they arrive (in the sandbox: `POST /sandbox/send`).
          *
          *     UMA destinations need the `lookupId` of a receiver lookup
-         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every `mandatory` field of its
-         *     `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every field of its `requiredPayerDataFields` in
+         *     `senderCustomerInfo`, `mandatory` or not.
          *
          *     Errors: `400` with `LOOKUP_REQUIRED` (UMA destination without `lookupId`), `MISSING_PAYER_DATA`
-         *     (a mandatory sender field is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
+         *     (a field the lookup listed is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
          *     with an `EMBEDDED_WALLET` or real-time-funded source), `CURRENCY_MISMATCH` (the destination
          *     cannot receive that currency), `INVALID_AMOUNT` (outside the receiver's limits),
          *     `ACCOUNT_NOT_ACTIVE`, `ACCOUNT_OWNER_MISMATCH` (an external destination registered by another
@@ -6136,7 +6136,7 @@ export interface components {
         PayerDataFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER";
         /**
          * PayerDataField
-         * @description A piece of information about the sender that the receiver asks for.
+         * @description A piece of information about the sender that the receiver asks for; a quote must carry every one listed.
          * @example {
          *       "name": "FULL_NAME",
          *       "mandatory": true
@@ -6149,7 +6149,9 @@ export interface components {
              */
             name: components["schemas"]["PayerDataFieldName"];
             /**
-             * @description True when a quote to this receiver is refused (`400 MISSING_PAYER_DATA`) unless `senderCustomerInfo` contains this field.
+             * @description True when the receiver's institution needs the field by regulation, false when it only asks
+             *     for it. Either way a quote to this receiver must carry the field in `senderCustomerInfo`
+             *     (`400 MISSING_PAYER_DATA` otherwise): every listed field is required.
              * @example true
              */
             mandatory: boolean;
@@ -6379,9 +6381,9 @@ export interface components {
              */
             purposeOfPayment?: components["schemas"]["PurposeOfPayment"];
             /**
-             * @description Information about the sender, keyed by field name. It must contain every entry of the
-             *     lookup's `requiredPayerDataFields` that is `mandatory`, otherwise `400 MISSING_PAYER_DATA`
-             *     (with the missing names in `details.missingFields`).
+             * @description Information about the sender, keyed by field name. It must contain every field the lookup
+             *     listed in `requiredPayerDataFields`, `mandatory` or not, as the product specification requires;
+             *     otherwise `400 MISSING_PAYER_DATA` (with the missing names in `details.missingFields`).
              */
             senderCustomerInfo?: components["schemas"]["PayerDataValues"];
         };

@@ -2,6 +2,8 @@
 // the sandbox: the errors catalogue lists exactly the codes of the Error<status> schemas, the
 // sandbox table names every value of server/simulation/ with its outcome, and every tag sits in
 // exactly one `x-tagGroups` group (Redoc hides a tag left out of the groups).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
@@ -76,6 +78,18 @@ describe('the quickstart', () => {
     for (const path of sandboxPaths) {
       const template = path.replace(/InternalAccount:<id>/, '{accountId}');
       expect(text).toContain(`\`POST ${template}\`) exists only in the sandbox`);
+    }
+  });
+});
+
+describe('the quote examples to $success.mxn', () => {
+  it('carry every sender field the receiver lists, in the quickstart and the README', () => {
+    const required = SANDBOX_UMA_DESTINATIONS['$success.mxn@sandbox.uma.money'].requiredPayerData.map((f) => f.name);
+    const readme = readFileSync(resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const [where, text] of [['quickstart', guide('Quickstart')], ['README', readme]] as const) {
+      const sent = /"senderCustomerInfo": (\{[^}]*\})/.exec(text)?.[1];
+      expect(sent, where).toBeDefined();
+      expect(Object.keys(JSON.parse(sent ?? '{}') as object).sort(), where).toEqual([...required].sort());
     }
   });
 });
