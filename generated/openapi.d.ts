@@ -5781,8 +5781,9 @@ export interface components {
          *     `totalReceivingAmount = delivered`. With `RECEIVING`, `totalReceivingAmount` is the locked amount
          *     and `totalSendingAmount` is the least amount whose `delivered` reaches it: one smallest unit less
          *     would deliver less, and the part of the last unit beyond the locked amount is not delivered.
-         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount`, rounded half up to
-         *     8 significant digits. A quote whose fees leave nothing to deliver, or one of whose amounts would
+         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount` with both sides in
+         *     whole units (each divided by `10^decimals` of its currency), rounded half up to 8 significant
+         *     digits: sending-currency units per receiving-currency unit. A quote whose fees leave nothing to deliver, or one of whose amounts would
          *     exceed 9000000000000000, is refused with `400 INVALID_AMOUNT`.
          *
          *     The sandbox's own fees are 1% of the amount sent plus the value of 0.50 USD in the sending
@@ -5900,7 +5901,7 @@ export interface components {
              */
             fees?: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest units (as `Quote.exchangeRate`); 1 without conversion.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each currency (as `Quote.exchangeRate`); 1 without conversion.
              * @example 0.054
              */
             exchangeRate?: number;
@@ -6094,9 +6095,10 @@ export interface components {
             /** @description The currency. */
             currency: components["schemas"]["Currency"];
             /**
-             * @description Indicative rate for comparison: units of this currency per one US dollar (`1` for USD). It
-             *     is not a promise; only a quote locks a rate, and quotes state it the other way round
-             *     (`Quote.exchangeRate` is sending units per receiving unit).
+             * @description Indicative rate for comparison: whole units of this currency per one US dollar (`1` for USD,
+             *     `18.52` for MXN, `0.0000105` for BTC), whatever the sender's currency. It is not a promise;
+             *     only a quote locks a rate, and quotes state it the other way round (`Quote.exchangeRate` is
+             *     sending-currency units per receiving-currency unit).
              * @example 18.52
              */
             estimatedExchangeRate: number;
@@ -6467,10 +6469,11 @@ export interface components {
              */
             totalReceivingAmount: number;
             /**
-             * @description Sending-currency units per receiving-currency unit, fees excluded, counted in smallest units:
-             *     `(totalSendingAmount - feesIncluded) / totalReceivingAmount`, rounded half up to 8
-             *     significant digits (see `RateDetails`). For currencies with the same `decimals` this is the
-             *     usual rate (1.087 USD per EUR).
+             * @description Sending-currency units per receiving-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units), as the product specification defines it:
+             *     `((totalSendingAmount - feesIncluded) / 10^sendingCurrency.decimals) / (totalReceivingAmount /
+             *     10^receivingCurrency.decimals)`, rounded half up to 8 significant digits (see `RateDetails`):
+             *     1.087 USD per EUR, about 95000 USD per BTC, 0.0000105 BTC per USD.
              * @example 0.054
              */
             exchangeRate: number;
@@ -6639,9 +6642,10 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest
-             *     units: the inverse of the conversion multiplier, rounded half up to 8 significant digits. A
-             *     quote made in the same 5-minute window converts at this rate.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units): the inverse of the conversion multiplier times
+             *     10^(destination decimals − source decimals), rounded half up to 8 significant digits (about
+             *     95000 USD per BTC). A quote made in the same 5-minute window converts at this rate.
              * @example 0.054
              */
             exchangeRate: number;

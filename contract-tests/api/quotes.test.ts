@@ -32,8 +32,10 @@ function expectConsistent(quote: Quote) {
   if (d === undefined) throw new Error('a quote without rateDetails');
   expect(quote.feesIncluded).toBe(d.serviceApiFixedFee + d.serviceApiVariableFeeAmount);
   expect(d.serviceApiVariableFeeAmount).toBe(Math.floor((quote.totalSendingAmount * Math.round(d.serviceApiVariableFeeRate * 10_000)) / 10_000));
+  // Sending-currency units per receiving-currency unit, both in whole units.
   const net = quote.totalSendingAmount - quote.feesIncluded;
-  expect(quote.exchangeRate).toBeCloseTo(net / quote.totalReceivingAmount, 6);
+  const whole = net / 10 ** quote.sendingCurrency.decimals / (quote.totalReceivingAmount / 10 ** quote.receivingCurrency.decimals);
+  expect(Math.abs(quote.exchangeRate - whole) / whole).toBeLessThan(1e-7);
 }
 
 describe('createQuote', () => {

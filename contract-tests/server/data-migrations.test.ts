@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import * as businessBeneficiaryFullName from '../../server/db/migrations/0013_business_beneficiary_full_name.ts';
 import * as webhookBodiesWithoutTaxId from '../../server/db/migrations/0014_webhook_bodies_without_tax_id.ts';
 import * as kybStatusAbsentUntilVerified from '../../server/db/migrations/0015_kyb_status_absent_until_verified.ts';
+import * as exchangeRatesInWholeUnits from '../../server/db/migrations/0016_exchange_rates_in_whole_units.ts';
 import { hasOwnDatabase, ownDatabase } from '../support/own-database.ts';
 
 const own = ownDatabase('datamigrations', async (db) => void (await migrateToLatest(db)));
@@ -79,5 +80,39 @@ describe.skipIf(!hasOwnDatabase)('data migrations', () => {
     expect(await statusOf(unverified)).toEqual({ kyc: null, kyb: null });
     expect(await statusOf(approved)).toEqual({ kyc: null, kyb: 'APPROVED' });
     expect(await statusOf(person)).toEqual({ kyc: 'UNVERIFIED', kyb: null });
+  });
+
+  it('0016: stored exchange rates across decimals are rescaled to whole units; same-decimals ones are left alone', async () => {
+    const platformId = await newPlatform();
+    const quote = async (sending: string, receiving: string, exchangeRate: number) => {
+      const quoteId = id('Quote');
+      await sql`insert into quotes (id, platform_id, state, source_type, sending_currency, receiving_currency, total_sending_amount, total_receiving_amount, fees_included, details, expires_at, created_at, updated_at)
+        values (${quoteId}, ${platformId}, 'EXPIRED', 'ACCOUNT', ${sending}, ${receiving}, 100000, 1000000, 0, ${JSON.stringify({ exchangeRate, reference: 'QTE-1' })}::jsonb, ${at}, ${at}, ${at})`.execute(own.db);
+      return quoteId;
+    };
+    const transaction = async (sending: [string, number], receiving: [string, number], exchangeRate: number) => {
+      const transactionId = id('Transaction');
+      const amountOf = ([code, decimals]: [string, number]) => ({ amount: 1, currency: { code, name: code, symbol: code, decimals } });
+      const details = { exchangeRate, sentAmount: amountOf(sending), receivedAmount: amountOf(receiving) };
+      await sql`insert into transactions (id, platform_id, type, status, amount, currency, details, created_at, updated_at)
+        values (${transactionId}, ${platformId}, 'OUTGOING', 'COMPLETED', 1, ${sending[0]}, ${JSON.stringify(details)}::jsonb, ${at}, ${at})`.execute(own.db);
+      return transactionId;
+    };
+    const rateOf = async (table: 'quotes' | 'transactions', rowId: string) =>
+      (await sql<{ rate: number }>`select (details ->> 'exchangeRate')::float8 as rate from ${sql.table(table)} where id = ${rowId}`.execute(own.db)).rows[0]?.rate;
+    // Cents per satoshi, satoshis per cent, yen per cent: as an earlier version stored them.
+    const usdBtc = await quote('USD', 'BTC', 0.095238095);
+    const btcUsd = await quote('BTC', 'USD', 10.5);
+    const usdJpy = await quote('USD', 'JPY', 0.66093853);
+    const usdEur = await quote('USD', 'EUR', 1.087);
+    const txUsdBtc = await transaction(['USD', 2], ['BTC', 8], 0.095238095);
+    const txUsdUsd = await transaction(['USD', 2], ['USD', 2], 1);
+    await exchangeRatesInWholeUnits.up(untyped());
+    expect(await rateOf('quotes', usdBtc)).toBe(95238.095);
+    expect(await rateOf('quotes', btcUsd)).toBe(0.0000105);
+    expect(await rateOf('quotes', usdJpy)).toBe(0.0066093853);
+    expect(await rateOf('quotes', usdEur)).toBe(1.087);
+    expect(await rateOf('transactions', txUsdBtc)).toBe(95238.095);
+    expect(await rateOf('transactions', txUsdUsd)).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import * as apiTokenChangeNotice from './0012_api_token_change_notice.ts';
 import * as businessBeneficiaryFullName from './0013_business_beneficiary_full_name.ts';
 import * as webhookBodiesWithoutTaxId from './0014_webhook_bodies_without_tax_id.ts';
 import * as kybStatusAbsentUntilVerified from './0015_kyb_status_absent_until_verified.ts';
+import * as exchangeRatesInWholeUnits from './0016_exchange_rates_in_whole_units.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_business_beneficiary_full_name': businessBeneficiaryFullName,
   '0014_webhook_bodies_without_tax_id': webhookBodiesWithoutTaxId,
   '0015_kyb_status_absent_until_verified': kybStatusAbsentUntilVerified,
+  '0016_exchange_rates_in_whole_units': exchangeRatesInWholeUnits,
 };
