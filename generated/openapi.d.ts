@@ -140,8 +140,9 @@ export interface paths {
          *     - `currencies` defaults to `[USD]`. The service opens one internal account for the customer in
          *       each currency (see `GET /customers/internal-accounts`).
          *     - A business customer needs `businessInfo` with at least `legalName` and `country`.
-         *     - The new customer starts with `kycStatus` (individual) or `kybStatus` (business) `UNVERIFIED`;
-         *       start its verification with `POST /verifications`.
+         *     - A new individual starts with `kycStatus` `UNVERIFIED`; a new business has no `kybStatus`
+         *       until its first verification reaches an outcome. Start the verification with
+         *       `POST /verifications`.
          *     - `identifier` is write-only and never returned.
          *
          *     Errors: `400` for an invalid body, `409` for a taken `platformCustomerId` or `umaAddress`.
@@ -221,7 +222,8 @@ export interface paths {
          *     - `customerId` must be a business customer: an individual customer returns
          *       `400 CUSTOMER_NOT_BUSINESS`, an unknown one `404`, a deleted one `410 CUSTOMER_DELETED`.
          *     - `ownershipPercentage` (0 to 100) is required when `roles` includes `UBO`.
-         *     - `personalInfo.identifier` is write-only and never returned.
+         *     - `personalInfo.identifier` is never returned in full: answers show it masked, `****` and its
+         *       last four characters.
          *
          *     Sandbox: the last 3 characters of `personalInfo.lastName` decide `kycStatus`: `001` gives
          *     `PENDING` (it then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
@@ -248,7 +250,7 @@ export interface paths {
         };
         /**
          * Get a beneficial owner
-         * @description Returns one beneficial owner. The write-only `personalInfo.identifier` is never included.
+         * @description Returns one beneficial owner, with `personalInfo.identifier` masked (`****` and its last four characters).
          */
         get: operations["getBeneficialOwner"];
         put?: never;
@@ -312,8 +314,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -374,7 +376,8 @@ export interface paths {
          *
          *     Evaluation first checks that the data needed is present: `businessInfo.registrationNumber` for a
          *     business, `fullName` for an individual. Anything missing gives `RESOLVE_ERRORS` with one
-         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged. Otherwise the
+         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged (a business
+         *     verified for the first time keeps having no `kybStatus`). Otherwise the
          *     checks run and their outcome is copied to the customer's `kycStatus` (individual) or
          *     `kybStatus` (business): `PENDING_MANUAL_REVIEW` sets `PENDING`, `APPROVED` and `REJECTED` set
          *     the same value. Documents of the customer and of its beneficial owners uploaded until now count as
@@ -402,8 +405,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -562,7 +565,8 @@ export interface paths {
         /**
          * List customers' external accounts
          * @description Lists the external accounts of the platform's customers, newest first. Deleted (`INACTIVE`)
-         *     accounts are not listed; read them by id. The platform's own accounts are listed by
+         *     accounts are left out unless `status=INACTIVE` asks for them; any account can also be read by
+         *     id. The platform's own accounts are listed by
          *     `GET /platform/external-accounts`. A `customerId` that matches no customer gives an empty page.
          */
         get: operations["listCustomerExternalAccounts"];
@@ -590,8 +594,8 @@ export interface paths {
          *     the name check: `102` `NOT_MATCHED`, `103` `PARTIAL_MATCH`, `104` `PENDING`, `105` rejects
          *     the account with `400 INVALID_BANK_ACCOUNT` (nothing is created), `106` `UNSUPPORTED`,
          *     `107` `CHECKED_BY_RECEIVING_FI`, any other `MATCHED` with `beneficiaryVerifiedData.fullName`
-         *     set to the beneficiary's name (`fullName` or `legalName`). Suffixes `002` to `005` are accepted
-         *     here and make later transfers fail.
+         *     set to the beneficiary's `fullName`. Suffixes `002` to `005` are accepted here and make later
+         *     transfers fail.
          */
         post: operations["createCustomerExternalAccount"];
         delete?: never;
@@ -647,7 +651,8 @@ export interface paths {
         /**
          * List the platform's external accounts
          * @description Lists the platform's own external accounts (those without a `customerId`), newest first.
-         *     Deleted (`INACTIVE`) accounts are not listed; read them by id.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them; any account
+         *     can also be read by id.
          */
         get: operations["listPlatformExternalAccounts"];
         put?: never;
@@ -846,8 +851,8 @@ export interface paths {
          * @description Asks the receiver's UMA provider what the address accepts: the currencies it can be paid in
          *     (with indicative rates and amount limits) and the information about the sender it requires.
          *     Call it before quoting a payment to an UMA address and pass the returned `lookupId` (valid 15
-         *     minutes) to `POST /quotes`, with every `mandatory` field of `requiredPayerDataFields` in
-         *     `senderCustomerInfo`.
+         *     minutes) to `POST /quotes`, with every field of `requiredPayerDataFields` in
+         *     `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     Give exactly one of `senderUmaAddress` and `customerId` to identify the sender; both or neither
          *     give `400 INVALID_INPUT`. A malformed address gives `400 INVALID_UMA_ADDRESS`; an address that
@@ -891,7 +896,7 @@ export interface paths {
          * @description Tells what an external account can be paid in and which information about the sender its
          *     payment rail requires. The returned `lookupId` (valid 15 minutes) may be passed to
          *     `POST /quotes`; when the account's rail requires sender information, the quote needs every
-         *     `mandatory` field of `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     field of `requiredPayerDataFields` in `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     `customerId` names the sending customer; omit it when the platform pays for itself. An
          *     unknown account or customer gives `404` (`EXTERNAL_ACCOUNT_NOT_FOUND`, `CUSTOMER_NOT_FOUND`).
@@ -929,11 +934,11 @@ export interface paths {
          *       quote executes when they arrive (in the sandbox: `POST /sandbox/send`).
          *
          *     UMA destinations need the `lookupId` of a receiver lookup
-         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every `mandatory` field of its
-         *     `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every field of its `requiredPayerDataFields` in
+         *     `senderCustomerInfo`, `mandatory` or not.
          *
          *     Errors: `400` with `LOOKUP_REQUIRED` (UMA destination without `lookupId`), `MISSING_PAYER_DATA`
-         *     (a mandatory sender field is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
+         *     (a field the lookup listed is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
          *     with an `EMBEDDED_WALLET` or real-time-funded source), `CURRENCY_MISMATCH` (the destination
          *     cannot receive that currency), `INVALID_AMOUNT` (outside the receiver's limits),
          *     `ACCOUNT_NOT_ACTIVE`, `ACCOUNT_OWNER_MISMATCH` (an external destination registered by another
@@ -1583,9 +1588,9 @@ export interface paths {
         /**
          * List the sessions of an Embedded Wallet
          * @description Lists the active (not expired, not revoked) sessions of one `EMBEDDED_WALLET` internal account,
-         *     newest first, up to the 100 newest, as `{data: [...]}`. The list is not paginated, so it takes no
-         *     `limit` or `cursor` and has no `hasMore` or `totalCount`. Sessions here never carry
-         *     `encryptedSessionSigningKey`.
+         *     newest first, in pages like every list (`limit`, `cursor` and the list envelope). Sessions
+         *     here never carry `encryptedSessionSigningKey`. A session that expires or is revoked while you
+         *     page through the list is left out of the pages still to come.
          *
          *     Errors: `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
          *     `404` when the account does not exist.
@@ -1605,8 +1610,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -2030,7 +2035,8 @@ export interface paths {
         /**
          * List the customer's external accounts
          * @description Lists the external accounts (bank accounts and wallets) of the agent's customer, newest first.
-         *     Needs the `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them. Needs the
+         *     `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
          *
          *     Errors: `400` for invalid filters; `401` for a missing, unknown or revoked token;
          *     `403 AGENT_PAUSED` or `403 AGENT_PERMISSION_DENIED`.
@@ -2664,7 +2670,9 @@ export interface webhooks {
         /**
          * Customer verification status
          * @description Sent when the `kycStatus` of an individual customer or the `kybStatus` of a business customer
-         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change.
+         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change, except
+         *     a business's `businessInfo.taxId`: webhook bodies carry no identity numbers (read the customer
+         *     with `GET /customers/{customerId}` for it).
          *
          *     Delivery: the service sends `POST` with a JSON body to the platform's `webhookEndpoint`. Answer
          *     with any `2xx` status within 15 seconds to acknowledge; the body of the answer is ignored. Any
@@ -2930,8 +2938,8 @@ export interface components {
          */
         PlatformConfig: {
             /**
-             * @description The configuration's id.
-             * @example PlatformConfig:019542f5-b3e7-1d02-0000-000000000010
+             * @description The configuration's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000010
              */
             id: string;
             /**
@@ -3438,17 +3446,19 @@ export interface components {
         /**
          * KybStatus
          * @description Outcome of the business verification (KYB) of a business customer, driven by `POST /verifications`.
+         *     A business has no `kybStatus` until its first verification reaches an outcome: the field is
+         *     absent from a new business, and stays absent while a verification waits in `RESOLVE_ERRORS`. (The
+         *     product specification gives KYB three values; unlike KYC it has no `UNVERIFIED`.)
          *
          *     | Value | Meaning |
          *     |---|---|
-         *     | `UNVERIFIED` | no verification has reached an outcome yet (a verification waiting in `RESOLVE_ERRORS` changes nothing) |
          *     | `PENDING` | the verification needs a manual review; wait for the outcome |
          *     | `APPROVED` | the business is verified |
          *     | `REJECTED` | the business failed verification |
          *
          *     | From | To | When |
          *     |---|---|---|
-         *     | `UNVERIFIED` | `PENDING`, `APPROVED`, `REJECTED` | a verification created by `POST /verifications` is decided |
+         *     | (absent) | `PENDING`, `APPROVED`, `REJECTED` | the first verification created by `POST /verifications` is decided |
          *     | `PENDING` | `APPROVED`, `REJECTED` | the manual review is decided |
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the business is verified again with a new `POST /verifications` |
          *
@@ -3462,7 +3472,7 @@ export interface components {
          * @example APPROVED
          * @enum {string}
          */
-        KybStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+        KybStatus: "PENDING" | "APPROVED" | "REJECTED";
         /**
          * CustomerBase
          * @description Fields shared by individual and business customers (see `Customer`).
@@ -3708,7 +3718,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -3741,10 +3751,11 @@ export interface components {
              */
             customerType: "BUSINESS";
             /**
-             * @description Result of the business verification; changed only by `POST /verifications` and its review.
+             * @description Result of the business verification; set and changed only by `POST /verifications` and
+             *     its review. Absent until the first verification reaches an outcome.
              * @example APPROVED
              */
-            kybStatus: components["schemas"]["KybStatus"];
+            kybStatus?: components["schemas"]["KybStatus"];
             /** @description Registered address of the business. */
             address?: components["schemas"]["Address"];
             /** @description Company data. */
@@ -3916,7 +3927,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -4107,7 +4118,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -4176,8 +4187,8 @@ export interface components {
         BeneficialOwnerRole: "UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER";
         /**
          * BeneficialOwnerPersonalInfo
-         * @description Identity data of a beneficial owner, as stored. The government `identifier` is write-only and
-         *     never returned.
+         * @description Identity data of a beneficial owner, as stored, with the government `identifier` masked: the
+         *     full number is stored encrypted and never returned.
          */
         BeneficialOwnerPersonalInfo: {
             /**
@@ -4215,10 +4226,12 @@ export interface components {
              */
             idType: components["schemas"]["IdentificationType"];
             /**
-             * @description The government identifier itself (for example the SSN). Write-only; never returned.
-             * @example 987-65-4321
+             * @description The government identifier, masked: `****` followed by its last four characters (`****4321`
+             *     for `987-65-4321`; only `****` when it has four characters or fewer). Enough to tell which
+             *     number is on file; the number itself is never returned.
+             * @example ****4321
              */
-            identifier?: string;
+            identifier: string;
             /**
              * Format: email
              * @description E-mail address.
@@ -4522,8 +4535,8 @@ export interface components {
          */
         Document: {
             /**
-             * @description The document's id.
-             * @example Document:019542f5-b3e7-1d02-0000-000000000003
+             * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000003
              */
             id: string;
             /**
@@ -4740,7 +4753,8 @@ export interface components {
          */
         VerificationError: {
             /**
-             * @description The customer, beneficial owner or document the problem is about.
+             * @description The customer or beneficial owner (their `Customer:` or `BeneficialOwner:` id), or the document
+             *     (its opaque id), the problem is about.
              * @example Customer:019542f5-b3e7-1d02-0000-000000000011
              */
             resourceId: string;
@@ -4775,8 +4789,8 @@ export interface components {
          */
         Verification: {
             /**
-             * @description The verification's id.
-             * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+             * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000004
              */
             id: string;
             /**
@@ -4840,7 +4854,8 @@ export interface components {
          * InternalAccountStatus
          * @description Lifecycle of an internal account. Internal accounts are provisioned by the service (for a
          *     customer once its verification is approved, for the platform when it is onboarded); every change
-         *     of status is sent as an `internal-account-status` webhook.
+         *     of status is sent as an `internal-account-status` webhook. Sandbox only: a customer's accounts
+         *     are `ACTIVE` at creation, before any verification, so that flows can be tried at once.
          *
          *     | Value | Meaning | Next |
          *     |---|---|---|
@@ -5131,12 +5146,12 @@ export interface components {
             type: "PASSKEY" | "OAUTH" | "EMAIL_OTP";
             /**
              * @description The exact string to sign.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
              */
             payloadToSign: string;
             /**
-             * @description Id of this challenge, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+             * @description Id of this challenge, an opaque string, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
+             * @example 019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
             /**
@@ -5186,11 +5201,49 @@ export interface components {
          *     | `PENDING` | Registered; the service is still checking it. It cannot be used for transfers yet. | `ACTIVE`, `UNDER_REVIEW`, `INACTIVE` |
          *     | `ACTIVE` | Usable as a source or destination of payments. | `UNDER_REVIEW`, `INACTIVE` |
          *     | `UNDER_REVIEW` | Held for a manual compliance review; it cannot be used meanwhile. | `ACTIVE`, `INACTIVE` |
-         *     | `INACTIVE` | Deleted by the platform or rejected by review. Hidden from lists, still readable by id, never usable again. | (final) |
+         *     | `INACTIVE` | Deleted by the platform or rejected by review. Left out of lists unless `status=INACTIVE` is asked for, still readable by id, never usable again. | (final) |
          * @example ACTIVE
          * @enum {string}
          */
         ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE";
+        /**
+         * BeneficiaryAddress
+         * @description The postal address of an account's beneficiary, with whatever parts are known. Unlike the
+         *     addresses of customers and beneficial owners, no part is required: the product specification
+         *     marks `line1`, `postalCode` and `country` required for beneficial owners only.
+         * @example {
+         *       "city": "Dubai",
+         *       "country": "AE"
+         *     }
+         */
+        BeneficiaryAddress: {
+            /**
+             * @description Street address, first line.
+             * @example 350 Mission Street
+             */
+            line1?: string;
+            /**
+             * @description Street address, second line.
+             * @example Floor 12
+             */
+            line2?: string;
+            /**
+             * @description City or locality.
+             * @example San Francisco
+             */
+            city?: string;
+            /**
+             * @description State, province or region.
+             * @example CA
+             */
+            state?: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 94105
+             */
+            postalCode?: string;
+            country?: components["schemas"]["CountryCode"];
+        };
         /**
          * IndividualBeneficiary
          * @description A person who holds the external account.
@@ -5227,8 +5280,8 @@ export interface components {
              * @example +14155550123
              */
             phoneNumber?: string;
-            /** @description Postal address. */
-            address?: components["schemas"]["Address"];
+            /** @description Postal address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * BusinessBeneficiary
@@ -5241,26 +5294,29 @@ export interface components {
              */
             beneficiaryType: "BUSINESS";
             /**
-             * @description Registered legal name, as the bank knows it. Compared with the bank's records (see `beneficiaryVerificationStatus`).
+             * @description The company's registered legal name, as the bank knows it. Compared with the bank's records
+             *     (see `beneficiaryVerificationStatus`). Named `fullName` for every beneficiary, as the product
+             *     specification names it.
              * @example Acme Corp
              */
-            legalName: string;
+            fullName: string;
             /**
              * @description Company registration number.
              * @example 5678901234
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number.
+             * @description Tax identification number. Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
-            /** @description Registered address. */
-            address?: components["schemas"]["Address"];
+            /** @description Registered address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * Beneficiary
-         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`).
+         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`). Only
+         *     `beneficiaryType` and `fullName` are required, for both; the rest is sent when known.
          */
         Beneficiary: components["schemas"]["IndividualBeneficiary"] | components["schemas"]["BusinessBeneficiary"];
         /**
@@ -5369,7 +5425,9 @@ export interface components {
         };
         /**
          * AedAccountInfo
-         * @description A bank account in the United Arab Emirates.
+         * @description A bank account in the United Arab Emirates: its `iban`, and the bank's `swiftCode` when known.
+         *     A `beneficiary` is optional here (the product specification lists only `iban` and `swiftCode`);
+         *     without one there is no name check, so the account has no `beneficiaryVerificationStatus`.
          */
         AedAccountInfo: {
             /**
@@ -5387,7 +5445,8 @@ export interface components {
              * @example EBILAEAD
              */
             swiftCode?: string;
-            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description The holder of the account, when known; its name is then checked against the bank's records. */
+            beneficiary?: components["schemas"]["Beneficiary"];
         };
         /**
          * SparkWalletInfo
@@ -5438,13 +5497,15 @@ export interface components {
          *     | `107` | `CHECKED_BY_RECEIVING_FI` |
          *     | any other | `MATCHED`, with the beneficiary's name in `beneficiaryVerifiedData` |
          *
-         *     Wallets have no beneficiary, so apart from `105` they get no name check result.
+         *     Wallets have no beneficiary, nor has an `AED_ACCOUNT` registered without one, so apart from
+         *     `105` they get no name check result.
          */
         ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         /**
          * BeneficiaryVerificationStatus
          * @description Result of comparing the beneficiary name given for a bank account with the name of the account
-         *     holder known to the payment rail. Set when the account is created; absent for wallets.
+         *     holder known to the payment rail. Set when the account is created; absent for wallets and for
+         *     an `AED_ACCOUNT` registered without a `beneficiary` (no name to compare).
          *
          *     | Value | Meaning |
          *     |---|---|
@@ -5808,8 +5869,9 @@ export interface components {
          *     `totalReceivingAmount = delivered`. With `RECEIVING`, `totalReceivingAmount` is the locked amount
          *     and `totalSendingAmount` is the least amount whose `delivered` reaches it: one smallest unit less
          *     would deliver less, and the part of the last unit beyond the locked amount is not delivered.
-         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount`, rounded half up to
-         *     8 significant digits. A quote whose fees leave nothing to deliver, or one of whose amounts would
+         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount` with both sides in
+         *     whole units (each divided by `10^decimals` of its currency), rounded half up to 8 significant
+         *     digits: sending-currency units per receiving-currency unit. A quote whose fees leave nothing to deliver, or one of whose amounts would
          *     exceed 9000000000000000, is refused with `400 INVALID_AMOUNT`.
          *
          *     The sandbox's own fees are 1% of the amount sent plus the value of 0.50 USD in the sending
@@ -5927,7 +5989,7 @@ export interface components {
              */
             fees?: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest units (as `Quote.exchangeRate`); 1 without conversion.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each currency (as `Quote.exchangeRate`); 1 without conversion.
              * @example 0.054
              */
             exchangeRate?: number;
@@ -6121,9 +6183,10 @@ export interface components {
             /** @description The currency. */
             currency: components["schemas"]["Currency"];
             /**
-             * @description Indicative rate for comparison: units of this currency per one US dollar (`1` for USD). It
-             *     is not a promise; only a quote locks a rate, and quotes state it the other way round
-             *     (`Quote.exchangeRate` is sending units per receiving unit).
+             * @description Indicative rate for comparison: whole units of this currency per one US dollar (`1` for USD,
+             *     `18.52` for MXN, `0.0000105` for BTC), whatever the sender's currency. It is not a promise;
+             *     only a quote locks a rate, and quotes state it the other way round (`Quote.exchangeRate` is
+             *     sending-currency units per receiving-currency unit).
              * @example 18.52
              */
             estimatedExchangeRate: number;
@@ -6163,7 +6226,7 @@ export interface components {
         PayerDataFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER";
         /**
          * PayerDataField
-         * @description A piece of information about the sender that the receiver asks for.
+         * @description A piece of information about the sender that the receiver asks for; a quote must carry every one listed.
          * @example {
          *       "name": "FULL_NAME",
          *       "mandatory": true
@@ -6176,7 +6239,9 @@ export interface components {
              */
             name: components["schemas"]["PayerDataFieldName"];
             /**
-             * @description True when a quote to this receiver is refused (`400 MISSING_PAYER_DATA`) unless `senderCustomerInfo` contains this field.
+             * @description True when the receiver's institution needs the field by regulation, false when it only asks
+             *     for it. Either way a quote to this receiver must carry the field in `senderCustomerInfo`
+             *     (`400 MISSING_PAYER_DATA` otherwise): every listed field is required.
              * @example true
              */
             mandatory: boolean;
@@ -6406,9 +6471,9 @@ export interface components {
              */
             purposeOfPayment?: components["schemas"]["PurposeOfPayment"];
             /**
-             * @description Information about the sender, keyed by field name. It must contain every entry of the
-             *     lookup's `requiredPayerDataFields` that is `mandatory`, otherwise `400 MISSING_PAYER_DATA`
-             *     (with the missing names in `details.missingFields`).
+             * @description Information about the sender, keyed by field name. It must contain every field the lookup
+             *     listed in `requiredPayerDataFields`, `mandatory` or not, as the product specification requires;
+             *     otherwise `400 MISSING_PAYER_DATA` (with the missing names in `details.missingFields`).
              */
             senderCustomerInfo?: components["schemas"]["PayerDataValues"];
         };
@@ -6492,10 +6557,11 @@ export interface components {
              */
             totalReceivingAmount: number;
             /**
-             * @description Sending-currency units per receiving-currency unit, fees excluded, counted in smallest units:
-             *     `(totalSendingAmount - feesIncluded) / totalReceivingAmount`, rounded half up to 8
-             *     significant digits (see `RateDetails`). For currencies with the same `decimals` this is the
-             *     usual rate (1.087 USD per EUR).
+             * @description Sending-currency units per receiving-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units), as the product specification defines it:
+             *     `((totalSendingAmount - feesIncluded) / 10^sendingCurrency.decimals) / (totalReceivingAmount /
+             *     10^receivingCurrency.decimals)`, rounded half up to 8 significant digits (see `RateDetails`):
+             *     1.087 USD per EUR, about 95000 USD per BTC, 0.0000105 BTC per USD.
              * @example 0.054
              */
             exchangeRate: number;
@@ -6527,7 +6593,7 @@ export interface components {
              *     sign with the signing key of an active session of the wallet. Send the signature as header
              *     `Service-Wallet-Signature` on `POST /quotes/{quoteId}/execute` (and, optionally, the
              *     `requestId` it names as `Request-Id`), before `expiresAt`.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
              */
             payloadToSign?: string;
             /** @description Information about the receiver given by the destination, for example its verified `FULL_NAME`. */
@@ -6664,9 +6730,10 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest
-             *     units: the inverse of the conversion multiplier, rounded half up to 8 significant digits. A
-             *     quote made in the same 5-minute window converts at this rate.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units): the inverse of the conversion multiplier times
+             *     10^(destination decimals − source decimals), rounded half up to 8 significant digits (about
+             *     95000 USD per BTC). A quote made in the same 5-minute window converts at this rate.
              * @example 0.054
              */
             exchangeRate: number;
@@ -7095,8 +7162,8 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Id of this challenge, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000001b
+             * @description Id of this challenge, an opaque string, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
+             * @example 019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
             /**
@@ -7241,8 +7308,8 @@ export interface components {
          */
         AuthSession: {
             /**
-             * @description The session's id.
-             * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+             * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-00000000000b
              */
             id: string;
             /**
@@ -7291,12 +7358,12 @@ export interface components {
         };
         /**
          * AuthSessionListResponse
-         * @description The active sessions of one Embedded Wallet, newest first, at most the 100 newest. Not paginated,
-         *     so the body is only `data`. Items never carry `encryptedSessionSigningKey`.
+         * @description A page of the active sessions of one Embedded Wallet, newest first. Items never carry
+         *     `encryptedSessionSigningKey`.
          */
-        AuthSessionListResponse: {
-            /** @description The active sessions, newest first. */
-            data: components["schemas"]["AuthSession"][];
+        AuthSessionListResponse: components["schemas"]["ListEnvelope"] & {
+            /** @description The active sessions of this page, newest first. */
+            data?: components["schemas"]["AuthSession"][];
         };
         /**
          * AgentPermission
@@ -7994,8 +8061,8 @@ export interface components {
         WebhookEvent: {
             /**
              * @description The event's id, equal to the `Webhook-Id` header. It is the same on every retry of the event;
-             *     use it to process each event once.
-             * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+             *     use it to process each event once. An opaque string (see Conventions).
+             * @example 019542f5-b3e7-1d02-0000-000000000e01
              */
             id: string;
             type: components["schemas"]["WebhookEventType"];
@@ -8311,10 +8378,11 @@ export interface components {
         Cursor: string;
         /**
          * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-         *     scoped to the API credential and the operation and kept for 24 hours:
+         *     scoped to the API credential and the operation (the same key sent to another operation is a
+         *     separate key) and kept for 24 hours:
          *     - the same key with the same request returns the stored status and body of the first request
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
-         *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+         *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
          *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
          *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -8350,13 +8418,13 @@ export interface components {
          */
         BeneficialOwnerId: string;
         /**
-         * @description The document's id.
-         * @example Document:019542f5-b3e7-1d02-0000-000000000003
+         * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000003
          */
         DocumentId: string;
         /**
-         * @description The verification's id.
-         * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+         * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000004
          */
         VerificationId: string;
         /**
@@ -8374,12 +8442,18 @@ export interface components {
         ServiceWalletSignature: string;
         /**
          * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-         *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-         *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-         *     `SignedRetryChallenge`).
-         * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+         *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+         *     the request that succeeds with it; checked before anything else, so a spent one answers
+         *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+         * @example 019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
+        /**
+         * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+         *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+         * @example INACTIVE
+         */
+        ExternalAccountStatusFilter: components["schemas"]["ExternalAccountStatus"];
         /**
          * @description The external account's id.
          * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
@@ -8406,8 +8480,8 @@ export interface components {
          */
         CredentialId: string;
         /**
-         * @description The session's id.
-         * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+         * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-00000000000b
          */
         SessionId: string;
         /**
@@ -8423,7 +8497,7 @@ export interface components {
         /**
          * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
          *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-         * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+         * @example 019542f5-b3e7-1d02-0000-000000000e01
          */
         WebhookId: string;
         /**
@@ -8532,6 +8606,7 @@ export type SchemaSignedRetryChallenge = components['schemas']['SignedRetryChall
 export type SchemaInternalAccountExportRequest = components['schemas']['InternalAccountExportRequest'];
 export type SchemaInternalAccountExportResponse = components['schemas']['InternalAccountExportResponse'];
 export type SchemaExternalAccountStatus = components['schemas']['ExternalAccountStatus'];
+export type SchemaBeneficiaryAddress = components['schemas']['BeneficiaryAddress'];
 export type SchemaIndividualBeneficiary = components['schemas']['IndividualBeneficiary'];
 export type SchemaBusinessBeneficiary = components['schemas']['BusinessBeneficiary'];
 export type SchemaBeneficiary = components['schemas']['Beneficiary'];
@@ -8691,6 +8766,7 @@ export type ParameterVerificationId = components['parameters']['VerificationId']
 export type ParameterInternalAccountId = components['parameters']['InternalAccountId'];
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
+export type ParameterExternalAccountStatusFilter = components['parameters']['ExternalAccountStatusFilter'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
@@ -8830,10 +8906,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -8969,7 +9046,7 @@ export interface operations {
                  */
                 kycStatus?: components["schemas"]["KycStatus"];
                 /**
-                 * @description Only business customers with this KYB status.
+                 * @description Only business customers with this KYB status (a business not verified yet has none).
                  * @example PENDING
                  */
                 kybStatus?: components["schemas"]["KybStatus"];
@@ -9037,10 +9114,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -9240,10 +9318,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -9403,10 +9482,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -9454,8 +9534,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9486,8 +9566,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9525,8 +9605,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9603,10 +9683,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -9654,8 +9735,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -9823,10 +9904,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9887,10 +9968,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9952,6 +10033,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -9990,10 +10077,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10114,6 +10202,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -10152,10 +10246,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10271,10 +10366,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10322,10 +10418,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10344,10 +10441,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -10483,10 +10580,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10566,10 +10664,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10588,10 +10687,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -10763,10 +10862,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10820,10 +10920,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -10877,10 +10978,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -11034,10 +11136,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -11218,10 +11321,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -11240,10 +11344,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11299,10 +11403,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11385,10 +11489,10 @@ export interface operations {
             header?: {
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11435,6 +11539,16 @@ export interface operations {
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
+                /**
+                 * @description Maximum number of items to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `nextCursor` of the previous page. Cursors are opaque and only valid with the same filters.
+                 * @example eyJjIjoiMjAyNS0xMC0xM1QxMjowMDowMC4wMDBaIiwiaSI6IkN1c3RvbWVyOjAxOTU0MmY1In0
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -11472,17 +11586,17 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -11591,10 +11705,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -11780,10 +11895,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -11950,10 +12066,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12006,10 +12123,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12139,6 +12257,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -12176,10 +12300,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12224,10 +12349,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12305,10 +12431,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12327,10 +12454,10 @@ export interface operations {
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
                  * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
-                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
-                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
-                 *     `SignedRetryChallenge`).
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -12370,10 +12497,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12420,10 +12548,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12627,10 +12756,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12685,10 +12815,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12736,10 +12867,11 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
                  *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
                  *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
@@ -12813,7 +12945,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12849,7 +12981,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12885,7 +13017,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12921,7 +13053,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12957,7 +13089,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12993,7 +13125,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -13029,7 +13161,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -13065,7 +13197,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -13101,7 +13233,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**

@@ -3,12 +3,14 @@
 // (@redocly/cli, rules `diff-recommended`: it reads OpenAPI 3.1 natively and knows request from
 // response, so a response enum that gains a value is breaking and a request enum that gains one is not).
 //
-// - Same `info.version` as a released baseline: any change rated `major` fails (exit 1), unless
-//   releases/<version>/fixes.json accepts it: a fix of the contract where it contradicted the
-//   product specification, with its reason (and its CHANGELOG.md entry). An entry that matches no
-//   change fails too, so the list says exactly what was fixed.
+// - Same `info.version` as a released baseline: any change rated `major` fails (exit 1).
 // - A new `info.version` (a new dated API version): breaking changes against the newest baseline
 //   are listed and allowed; the new version's baseline is added at release (`npm run release:baseline`).
+//
+// A break within a released version is allowed only as a fix of a contradiction with the product
+// specification, listed with its reason in releases/<version>/fixes.yaml (and described in
+// CHANGELOG.md): the change is then reported as excused. An entry that matches no change fails the
+// gate, so the list never outlives what it excuses.
 //
 // One refinement of the tool's verdict: an operation's security requirement that gains the roles its
 // baseline already named in `x-permission` (basicAuth) or `x-agent-permission` (bearerAuth) only
@@ -18,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 type Json = Record<string, unknown>;
 
@@ -141,52 +144,16 @@ export function findBreakingChanges(base: Json, current: Json): Change[] {
   return diffBundles(base, current).filter((c) => c.impact === 'major' && c.excused === undefined);
 }
 
-/** Where a change is, readably: `GET /tokens responses/200/...` (the operation, then the pointer from it). */
-export function locate(change: Pick<Change, 'path'>): string {
+/** A change as one readable line (or two). */
+export function describe(change: Change): string {
   const where = segments(change.path);
   const method = where[0] === 'paths' || where[0] === 'webhooks' ? where[2] : undefined;
   const head = where[0] === 'paths' && method ? `${method.toUpperCase()} ${where[1]}` : where[0] === 'webhooks' ? `webhook ${where[1]}${method ? ` ${method.toUpperCase()}` : ''}` : where[0] ?? '';
   const rest = where.slice(method ? 3 : where[0] === 'paths' || where[0] === 'webhooks' ? 2 : 1).join('/');
-  return `${head}${rest ? ` ${rest}` : ''}`;
-}
-
-/** A change as one readable line (or two). */
-export function describe(change: Change): string {
   const message = change.messages.length > 0 ? change.messages.join(' ') : `${change.kind}`;
   const rules = change.ruleIds.length > 0 ? ` (${change.ruleIds.join(', ')})` : '';
-  return `${locate(change)}: ${message}${rules}${change.excused ? ` [not breaking: ${change.excused}]` : ''}`;
+  return `${head}${rest ? ` ${rest}` : ''}: ${message}${rules}${change.excused ? ` [not breaking: ${change.excused}]` : ''}`;
 }
-
-/**
- * A breaking change accepted within a released version because it fixes the contract where it
- * contradicted the product specification (a client relying on the contradiction relied on a
- * defect). Listed in releases/<version>/fixes.json and described in CHANGELOG.md.
- */
-export interface AcceptedFix {
-  /** Where the change is, as `locate` writes it. */
-  change: string;
-  /** The diff rule that rates it breaking. */
-  rule: string;
-  /** What the specification says and the contract now does. */
-  reason: string;
-}
-
-export const FIXES_FILE = 'fixes.json';
-
-/** The accepted fixes of a released version (none when it has no fixes file). */
-export function acceptedFixes(version: string, dir = RELEASES_DIR): AcceptedFix[] {
-  const file = join(dir, version, FIXES_FILE);
-  if (!existsSync(file)) return [];
-  const fixes = JSON.parse(readFileSync(file, 'utf8')) as AcceptedFix[];
-  for (const fix of fixes) {
-    if (typeof fix.change !== 'string' || typeof fix.rule !== 'string' || typeof fix.reason !== 'string' || fix.reason.trim() === '') {
-      throw new Error(`releases/${version}/${FIXES_FILE}: every entry needs change, rule and a reason: ${JSON.stringify(fix)}`);
-    }
-  }
-  return fixes;
-}
-
-const fixes = (fix: AcceptedFix, change: Change): boolean => locate(change) === fix.change && change.ruleIds.includes(fix.rule);
 
 /** Released API versions with a baseline, oldest first (dated versions sort as strings). */
 export function releasedVersions(dir = RELEASES_DIR): string[] {
@@ -194,6 +161,27 @@ export function releasedVersions(dir = RELEASES_DIR): string[] {
   return readdirSync(dir)
     .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name) && existsSync(join(dir, name, 'openapi.json')))
     .sort();
+}
+
+/** A breaking change the released version takes as a fix (releases/<version>/fixes.yaml). */
+export interface AcceptedFix {
+  /** A regular expression that the change, as `describe` writes it, matches. */
+  match: string;
+  /** Which contradiction with the product specification the change fixes. */
+  reason: string;
+}
+
+/** The fixes accepted within a released version; none when it has no fixes.yaml. */
+export function acceptedFixes(dir: string, version: string): AcceptedFix[] {
+  const file = join(dir, version, 'fixes.yaml');
+  if (!existsSync(file)) return [];
+  const entries = (parseYaml(readFileSync(file, 'utf8')) ?? []) as unknown;
+  if (!Array.isArray(entries)) throw new Error(`${file}: expected a list of {match, reason}`);
+  return entries.map((entry, i) => {
+    const { match, reason } = (entry ?? {}) as Partial<AcceptedFix>;
+    if (typeof match !== 'string' || typeof reason !== 'string' || reason.trim() === '') throw new Error(`${file}: entry ${i + 1} needs a match and a reason`);
+    return { match, reason };
+  });
 }
 
 export interface GateResult {
@@ -204,10 +192,6 @@ export interface GateResult {
   newVersion: boolean;
   breaking: Change[];
   excused: Change[];
-  /** Breaking changes within the released version that its fixes file accepts. */
-  fixed: Change[];
-  /** Entries of the fixes file that match no change: the list must say exactly what was fixed. */
-  staleFixes: AcceptedFix[];
   lines: string[];
 }
 
@@ -222,33 +206,37 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const baselineVersion = newVersion ? newest : version;
   const base = JSON.parse(readFileSync(join(dir, baselineVersion, 'openapi.json'), 'utf8')) as Json;
   const changes = diffBundles(base, current);
-  const major = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
+  const fixes = newVersion ? [] : acceptedFixes(dir, version);
+  const used = new Set<AcceptedFix>();
+  for (const change of changes) {
+    if (change.impact !== 'major' || change.excused !== undefined) continue;
+    const fix = fixes.find((f) => new RegExp(f.match).test(describe(change)));
+    if (fix === undefined) continue;
+    change.excused = `a fix: ${fix.reason}`;
+    used.add(fix);
+  }
+  const stale = fixes.filter((f) => !used.has(f));
+  const breaking = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
-  if (newVersion) {
-    const lines = [`${version} vs releases/${baselineVersion}: ${major.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-    if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
-    lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
-    for (const c of major) lines.push(`  ${describe(c)}`);
-    lines.push(`At release, add its baseline: \`npm run release:baseline\` (writes releases/${version}/openapi.json) and a CHANGELOG.md entry.`);
-    return { ok: true, version, baselineVersion, newVersion, breaking: major, excused, fixed: [], staleFixes: [], lines };
-  }
-  const accepted = acceptedFixes(version, dir);
-  const fixed = major.filter((c) => accepted.some((fix) => fixes(fix, c)));
-  const breaking = major.filter((c) => !fixed.includes(c));
-  const staleFixes = accepted.filter((fix) => !major.some((c) => fixes(fix, c)));
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
-  if (fixed.length > 0) lines.push(`  (${fixed.length} breaking changes are accepted fixes of contradictions with the product specification: releases/${version}/${FIXES_FILE}, CHANGELOG.md)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
+  if (newVersion) {
+    lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
+    for (const c of breaking) lines.push(`  ${describe(c)}`);
+    lines.push(`At release, add its baseline: \`npm run release:baseline\` (writes releases/${version}/openapi.json) and a CHANGELOG.md entry.`);
+    return { ok: true, version, baselineVersion, newVersion, breaking, excused, lines };
+  }
   if (breaking.length > 0) {
-    lines.push(`Breaking changes against the released ${version} (make them compatible, release them as a new dated API version, or, when one fixes a contradiction with the product specification, list it in releases/${version}/${FIXES_FILE} and CHANGELOG.md):`);
+    lines.push(`Breaking changes against the released ${version} (make them compatible, release them as a new dated API version, or, for a fix of a contradiction with the product specification, list them in releases/${version}/fixes.yaml and CHANGELOG.md):`);
     for (const c of breaking) lines.push(`  ✖ ${describe(c)}`);
   }
-  if (staleFixes.length > 0) {
-    lines.push(`Entries of releases/${version}/${FIXES_FILE} that match no breaking change (remove them, or correct \`change\` and \`rule\`):`);
-    for (const fix of staleFixes) lines.push(`  ✖ ${fix.change} (${fix.rule})`);
+  if (stale.length > 0) {
+    lines.push(`Entries of releases/${version}/fixes.yaml that match no change (remove them):`);
+    for (const f of stale) lines.push(`  ✖ ${f.match}`);
   }
-  return { ok: breaking.length === 0 && staleFixes.length === 0, version, baselineVersion, newVersion, breaking, excused, fixed, staleFixes, lines };
+  return { ok: breaking.length === 0 && stale.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
 }
 
 if (import.meta.main) {

@@ -12,11 +12,12 @@ const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
 const getOwner = (beneficialOwnerId: string) => api.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } } });
 
 describe('createBeneficialOwner', () => {
-  it('201: adds the owner, checked at once, without returning the identifier', async () => {
+  it('201: adds the owner, checked at once, showing the identifier masked (**** and its last four characters)', async () => {
     const customerId = await newCustomerId('BUSINESS');
     const owner = await createBeneficialOwner(customerId, { personalInfo: { ...ownerPersonalInfo(), middleName: 'Robert', email: 'john@example.com' } });
-    expect(owner.personalInfo).not.toHaveProperty('identifier');
+    expect(owner.personalInfo.identifier).toMatch(/^\*{4}.{0,4}$/);
     if (isMock) return;
+    expect(owner.personalInfo.identifier).toBe('****4321'); // 987-65-4321
     expect(owner).toMatchObject({ customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, kycStatus: 'APPROVED', personalInfo: { lastName: 'Smith', middleName: 'Robert' } });
     const { data } = await getOwner(owner.id);
     expect(data).toEqual(owner);
@@ -93,7 +94,7 @@ describe('listBeneficialOwners', () => {
     expect(data).toMatchObject({ data: expect.any(Array), hasMore: expect.any(Boolean), totalCount: expect.any(Number) });
   });
 
-  itServer("200: one customer's owners, newest first, paged, never showing identifiers", async () => {
+  itServer("200: one customer's owners, newest first, paged, showing identifiers only masked", async () => {
     const customerId = await newCustomerId('BUSINESS');
     const created = [await createBeneficialOwner(customerId), await createBeneficialOwner(customerId), await createBeneficialOwner(customerId)];
     await createBeneficialOwner(await newCustomerId('BUSINESS'));
@@ -103,7 +104,7 @@ describe('listBeneficialOwners', () => {
     const second = await api.GET('/beneficial-owners', { params: { query: { customerId, limit: 2, cursor: first.data?.nextCursor ?? '' } } });
     expect(second.data).toMatchObject({ hasMore: false, totalCount: 3 });
     expect(second.data?.data.map((o) => o.id)).toEqual([created[0]?.id]);
-    for (const o of [...(first.data?.data ?? []), ...(second.data?.data ?? [])]) expect(o.personalInfo).not.toHaveProperty('identifier');
+    for (const o of [...(first.data?.data ?? []), ...(second.data?.data ?? [])]) expect(o.personalInfo.identifier).toBe('****4321');
   });
 
   it('400: rejects an invalid filter', async () => {
@@ -154,10 +155,13 @@ describe('updateBeneficialOwner', () => {
     const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'), { personalInfo: { ...ownerPersonalInfo(), phoneNumber: '+14155550177' } });
     const { data, response } = await patch(owner.id, { ownershipPercentage: 55, personalInfo: { email: 'j.smith@example.com', idType: 'PASSPORT', identifier: 'P123' } });
     expect(response.status).toBe(200);
-    expect(data?.personalInfo).not.toHaveProperty('identifier');
+    expect(data?.personalInfo.identifier).toMatch(/^\*{4}.{0,4}$/);
     if (isMock) return;
-    expect(data).toMatchObject({ ownershipPercentage: 55, roles: ['UBO', 'DIRECTOR'], kycStatus: 'APPROVED', personalInfo: { email: 'j.smith@example.com', phoneNumber: '+14155550177', lastName: 'Smith', idType: 'PASSPORT' } });
+    // A new identifier of four characters or fewer shows none of them.
+    expect(data).toMatchObject({ ownershipPercentage: 55, roles: ['UBO', 'DIRECTOR'], kycStatus: 'APPROVED', personalInfo: { email: 'j.smith@example.com', phoneNumber: '+14155550177', lastName: 'Smith', idType: 'PASSPORT', identifier: '****' } });
     expect((await getOwner(owner.id)).data).toEqual(data);
+    const longer = await patch(owner.id, { personalInfo: { idType: 'PASSPORT', identifier: 'GB-PASS-998877' } });
+    expect(longer.data?.personalInfo.identifier).toBe('****8877');
   });
 
   itServer('200: a new lastName runs the check again (sandbox rule); other changes keep kycStatus', async () => {

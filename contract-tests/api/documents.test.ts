@@ -16,7 +16,7 @@ interface FileSpec {
 
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
-const missingDocument = 'Document:019542f5-b3e7-1d02-0000-0000000000ff';
+const missingDocument = '019542f5-b3e7-1d02-0000-0000000000ff';
 const MAX = 10 * 1024 * 1024;
 
 const bytes = (head: number[] | string, size: number): Uint8Array => {
@@ -59,7 +59,7 @@ describe('uploadDocument', () => {
       pdf(2048, 'jane-doe-passport.pdf'),
     );
     expect(response.status).toBe(201);
-    expect(data?.id).toMatch(/^Document:/);
+    expect(data?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // opaque, not a typed identifier
     if (isMock) return;
     expect(data).toMatchObject({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US', documentNumber: '563891247', fileName: 'jane-doe-passport.pdf', contentType: 'application/pdf', sizeBytes: 2048 });
     expect((await getDocument(data?.id ?? '')).data).toEqual(data);
@@ -192,7 +192,7 @@ describe('getDocument', () => {
     const document = await newDocument(await newCustomerId());
     const { data, response } = await getDocument(document.id);
     expect(response.status).toBe(200);
-    expect(data?.id).toMatch(/^Document:/);
+    expect(data?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // opaque, not a typed identifier
   });
 
   itServer('404: unknown document', async () => {

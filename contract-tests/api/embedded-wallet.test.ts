@@ -246,7 +246,7 @@ describeServer('credentials', () => {
       code: 'REQUEST_ID_INVALID',
       reason: 'Request-Id issued for another request',
     });
-    expect(await reasonOf(await w.addCredential(body, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
+    expect(await reasonOf(await w.addCredential(body, signed({ requestId: '019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
       status: 401,
       code: 'REQUEST_ID_INVALID',
       reason: 'Unknown or expired Request-Id',
@@ -333,7 +333,7 @@ describeServer('challenge, verify and sessions', () => {
     expect((await w.emails(credential.id)).length).toBe(2);
     await ok<AuthSession>(w.verify(credential.id, otpProof()));
     const sessions = await w.listSessions(walletId);
-    expect(Object.keys(sessions)).toEqual(['data']);
+    expect(sessions).toMatchObject({ hasMore: false, totalCount: 2 });
     expect(sessions.data.length).toBe(2);
     expect(sessions.data.every((s) => s.encryptedSessionSigningKey === undefined)).toBe(true);
     // The wrong type for the credential, or a clientPublicKey on an EMAIL_OTP challenge, is 400.
@@ -398,6 +398,32 @@ describeServer('challenge, verify and sessions', () => {
     expect(await reasonOf(await w.revokeSession(session.id, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     const refused = await w.updateWallet(walletId, { privateEnabled: true }, signed(pending));
     expect(await reasonOf(refused)).toMatchObject({ status: 401, reason: 'No active session' });
+  });
+});
+
+describeServer('listing sessions', () => {
+  itServer('GET /auth/sessions pages like every list: past 100 sessions, with limit, cursor, hasMore and totalCount', async () => {
+    // OAUTH verifies without a challenge step: 102 sessions in a row.
+    const { walletId } = await w.newWallet();
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }), 201);
+    const opened: string[] = [];
+    for (let i = 0; i < 102; i++) opened.push((await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }))).id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await w.listSessions(walletId, { limit: 40, ...(cursor === undefined ? {} : { cursor }) });
+      expect(page.totalCount).toBe(102);
+      seen.push(...page.data.map((s) => s.id));
+      cursor = page.hasMore ? page.nextCursor : undefined;
+      pages++;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...opened].reverse());
+    const first = await w.listSessions(walletId);
+    expect(first).toMatchObject({ hasMore: true, totalCount: 102 });
+    expect(first.data).toHaveLength(20);
+    expect((await reasonOf(await w.call('GET', `/auth/sessions?accountId=${walletId}&limit=101`))).status).toBe(400);
   });
 });
 
@@ -505,7 +531,7 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     const quote = await createQuote(body);
     expect(quote.source).toMatchObject({ accountId: walletId });
     const payload = JSON.parse(quote.payloadToSign ?? '{}') as Record<string, unknown>;
-    expect(payload).toEqual({ requestId: expect.stringMatching(/^Request:/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
+    expect(payload).toEqual({ requestId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
     expect(await reasonOf(await executeQuote(quote.id))).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
     expect(await reasonOf(await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'forged' }))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
     const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);

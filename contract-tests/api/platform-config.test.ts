@@ -118,7 +118,7 @@ describe('webhook events', () => {
     expect(config?.webhookEndpoint).toBeUndefined();
     const { data: withSecret } = await api.PATCH('/config', { body: { webhookEndpoint: own.url } });
     const secret = withSecret?.webhookSigningSecret ?? '';
-    const customer = await createBusinessCustomer({ businessInfo: { legalName: 'Webhook Test Ltd', registrationNumber: `REG${Date.now()}002` } });
+    const customer = await createBusinessCustomer({ businessInfo: { legalName: 'Webhook Test Ltd', registrationNumber: `REG${Date.now()}002`, taxId: '98-7654321' } });
     const { data: verification } = await api.POST('/verifications', { body: { customerId: customer.id } });
     expect(verification?.verificationStatus).toBe('REJECTED');
 
@@ -132,7 +132,10 @@ describe('webhook events', () => {
     expect(Object.keys(byType).sort()).toEqual(['CUSTOMER_KYB_REJECTED', 'VERIFICATION_STATUS_UPDATED']);
     expect(await validateAgainst('#/components/schemas/VerificationStatusWebhookEvent', byType.VERIFICATION_STATUS_UPDATED)).toEqual([]);
     expect(await validateAgainst('#/components/schemas/CustomerStatusWebhookEvent', byType.CUSTOMER_KYB_REJECTED)).toEqual([]);
-    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer.id, kybStatus: 'REJECTED' });
+    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer.id, kybStatus: 'REJECTED', businessInfo: { legalName: 'Webhook Test Ltd' } });
+    // Webhook bodies are stored as sent: they never carry the tax id, which the API answers.
+    expect((byType.CUSTOMER_KYB_REJECTED?.data as { businessInfo?: object }).businessInfo).not.toHaveProperty('taxId');
+    expect((await api.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } })).data).toMatchObject({ businessInfo: { taxId: '98-7654321' } });
     await own.close();
   });
 });

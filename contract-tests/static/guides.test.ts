@@ -2,6 +2,8 @@
 // the sandbox: the errors catalogue lists exactly the codes of the Error<status> schemas, the
 // sandbox table names every value of server/simulation/ with its outcome, and every tag sits in
 // exactly one `x-tagGroups` group (Redoc hides a tag left out of the groups).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientErrorAnswer, HTTP_LIMITS } from '../../server/http/client-errors.ts';
 import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
@@ -82,6 +84,34 @@ describe('the errors catalogue', () => {
     const parts = (spec.components.schemas?.Error401 as { allOf: { required?: string[]; properties?: { reason?: { minLength?: number } } }[] }).allOf;
     expect(parts.some((p) => p.required?.includes('reason') === true && p.properties?.reason?.minLength === 1)).toBe(true);
     expect(guide('Errors')).toContain('Every `401` answer also carries a `reason`');
+  });
+});
+
+describe('the quickstart', () => {
+  it('says which of its steps only the sandbox has, as the sandbox guide lists them', () => {
+    const text = guide('Quickstart');
+    expect(text).not.toMatch(/same calls work in production/);
+    // The sandbox opens a customer's accounts ACTIVE before verification; production does not.
+    expect(text).toMatch(/`ACTIVE` at once; in production it is `PENDING` until the\s+customer's verification is approved/);
+    expect(guide('Sandbox values')).toMatch(/internal accounts are `ACTIVE` at once, before any verification/);
+    // Every sandbox operation a step calls is named sandbox-only.
+    const sandboxPaths = [...text.matchAll(/\$BASE(\/sandbox\/[^ ?"']+)/g)].map((m) => m[1] ?? '');
+    for (const path of sandboxPaths) {
+      const template = path.replace(/InternalAccount:<id>/, '{accountId}');
+      expect(text).toContain(`\`POST ${template}\`) exists only in the sandbox`);
+    }
+  });
+});
+
+describe('the quote examples to $success.mxn', () => {
+  it('carry every sender field the receiver lists, in the quickstart and the README', () => {
+    const required = SANDBOX_UMA_DESTINATIONS['$success.mxn@sandbox.uma.money'].requiredPayerData.map((f) => f.name);
+    const readme = readFileSync(resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const [where, text] of [['quickstart', guide('Quickstart')], ['README', readme]] as const) {
+      const sent = /"senderCustomerInfo": (\{[^}]*\})/.exec(text)?.[1];
+      expect(sent, where).toBeDefined();
+      expect(Object.keys(JSON.parse(sent ?? '{}') as object).sort(), where).toEqual([...required].sort());
+    }
   });
 });
 

@@ -7,7 +7,8 @@
 import { createServer } from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { toCustomer } from '../../server/customers/customers.mapper.ts';
+// The bench's customers are individuals: no business tax id to open, which the server would do with its keys.
+import { toCustomer, WITHOUT_TAX_ID } from '../../server/customers/customers.mapper.ts';
 import { listCustomers } from '../../server/customers/customers.repository.ts';
 import { openDatabase } from '../../server/db/database.ts';
 
@@ -34,7 +35,7 @@ await source.end();
 const server = createServer((_req, res) => {
   listCustomers(db, platformId, {}, PAGE).then(
     ({ rows, total }) => {
-      const body = { data: rows.slice(0, PAGE.limit).map(toCustomer), hasMore: rows.length > PAGE.limit, totalCount: total };
+      const body = { data: rows.slice(0, PAGE.limit).map((row) => toCustomer(row, WITHOUT_TAX_ID)), hasMore: rows.length > PAGE.limit, totalCount: total };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));
     },

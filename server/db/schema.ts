@@ -114,9 +114,9 @@ export interface BeneficialOwnerTable {
   customer_id: string;
   roles: Schemas['BeneficialOwnerRole'][];
   ownership_percentage: number | null;
-  /** Identity data as returned (without the identifier). */
-  personal_info: Json<Schemas['BeneficialOwnerPersonalInfo']>;
-  /** Write-only government identifier, sealed; never returned. */
+  /** Identity data as returned, but for the identifier (kept apart, sealed). */
+  personal_info: Json<Omit<Schemas['BeneficialOwnerPersonalInfo'], 'identifier'>>;
+  /** The government identifier, sealed; answered masked. */
   identifier: string;
   kyc_status: Schemas['KycStatus'];
   created_at: Timestamp;

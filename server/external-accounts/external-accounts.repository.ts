@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { pageQuery } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type ExternalAccountRow = Selectable<ExternalAccountTable>;
@@ -72,6 +73,8 @@ export async function findExternalAccount(db: Db, platformId: string, owner: Own
 export interface ExternalAccountFilters {
   customerId?: string;
   currency?: string;
+  /** Only this status; absent: every status but INACTIVE. */
+  status?: ExternalAccountRow['status'];
 }
 
 const externalAccountsPage = pageQuery(
@@ -80,8 +83,9 @@ const externalAccountsPage = pageQuery(
     let q = db
       .selectFrom('external_accounts')
       .where('platform_id', '=', p.platformId)
-      .where('deleted_at', 'is', null)
       .where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
+    // A literal, not a value: a query template sends only the call's values (query-template.ts).
+    q = p.status === undefined ? q.where(sql<boolean>`status <> 'INACTIVE'`) : q.where('status', '=', p.status);
     if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
     if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
     return q;
@@ -89,9 +93,9 @@ const externalAccountsPage = pageQuery(
   (s) => s.selectAll(),
 );
 
-/** Live (not deleted) accounts, newest first. */
+/** Accounts in the status asked for (by default every one but INACTIVE), newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency }, page);
+  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency, status: filters.status }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */
@@ -104,4 +108,14 @@ export async function deactivateExternalAccount(db: Db, platformId: string, id: 
     .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Accounts whose beneficiary's tax id is stored in clear (by an earlier version); none once sealed. */
+export async function listUnsealedTaxIds(db: Db): Promise<Pick<ExternalAccountRow, 'id' | 'account_info'>[]> {
+  return db.selectFrom('external_accounts').select(['id', 'account_info']).where(sql<string>`account_info #>> '{beneficiary,taxId}'`, 'not like', `${SEALED_PREFIX}%`).execute();
+}
+
+/** Replaces the stored account info, as it is (no change of `updated_at`: nothing the API shows changed). */
+export async function setAccountInfo(db: Db, id: string, accountInfo: ExternalAccountRow['account_info']): Promise<void> {
+  await db.updateTable('external_accounts').set({ account_info: JSON.stringify(accountInfo) }).where('id', '=', id).execute();
 }

@@ -10,7 +10,9 @@
 // RECEIVING locked: totalReceiving is the locked amount and totalSending is the least amount whose
 // `receiving` reaches it (the sender never pays a smallest unit more than needed; what the last
 // unit buys beyond the locked amount is not delivered).
-// exchangeRate = net / totalReceiving, rounded half up to 8 significant digits.
+// exchangeRate = (net / 10^sendingDecimals) / (totalReceiving / 10^receivingDecimals): sending-
+// currency units per receiving-currency unit, in whole units (the product specification's
+// direction), rounded half up to 8 significant digits.
 import type { components } from '../../generated/openapi.js';
 import { decimalNumber, floorTimes, leastTimesReaching, multiply, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
@@ -29,6 +31,12 @@ export interface PriceTerms {
   readonly fixedFee: number;
   /** Service and platform variable fees, in basis points of the amount sent (below 10000). */
   readonly variableFeeBps: number;
+}
+
+/** The `decimals` of the two currencies: a rate is in whole units, amounts in smallest units. */
+export interface PriceDecimals {
+  readonly sending: number;
+  readonly receiving: number;
 }
 
 export interface Price {
@@ -58,7 +66,7 @@ function leastSendingFor(net: bigint, fixed: bigint, bps: bigint): bigint {
   return sending;
 }
 
-export function priceQuote(terms: PriceTerms, side: LockSide, amount: number): Price | PriceRefusal {
+export function priceQuote(terms: PriceTerms, side: LockSide, amount: number, decimals: PriceDecimals): Price | PriceRefusal {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`a locked amount must be a positive whole number, not ${amount}`);
   if (!(terms.variableFeeBps >= 0 && terms.variableFeeBps < 10_000)) throw new RangeError('variable fees must be below 100%');
   const m = combined(terms);
@@ -85,7 +93,7 @@ export function priceQuote(terms: PriceTerms, side: LockSide, amount: number): P
     totalReceivingAmount: Number(receiving),
     feesIncluded: Number(fees),
     variableFeeAmount: Number(variable),
-    exchangeRate: roundRatio(sending - fees, receiving, EXCHANGE_RATE_DIGITS),
+    exchangeRate: roundRatio((sending - fees) * 10n ** BigInt(decimals.receiving), receiving * 10n ** BigInt(decimals.sending), EXCHANGE_RATE_DIGITS),
   };
 }
 

@@ -16,6 +16,7 @@ import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts
 import type { LookupRow } from '../receiver/receiver.repository.ts';
 import { addMs, iso } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound } from '../shared/errors.ts';
+import { currency } from '../shared/currencies.ts';
 import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
 import { newId } from '../shared/ids.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
@@ -141,7 +142,7 @@ async function resolveDestination(ctx: PlatformContext, destination: Destination
 /** The name the bank account is held in, as its beneficiary was given. */
 function beneficiaryName(info: Schemas['ExternalAccountInfo']): string | undefined {
   if (!('beneficiary' in info) || info.beneficiary === undefined) return undefined;
-  return info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+  return info.beneficiary.fullName;
 }
 
 /**
@@ -169,8 +170,8 @@ function termsFor(ctx: PlatformContext, config: PlatformConfig, from: string, to
   return viaCounterparty ? { serviceMultiplier: ONE, counterpartyMultiplier: m, counterpartyFixedFee: 0, ...fees } : { serviceMultiplier: m, counterpartyFixedFee: 0, ...fees };
 }
 
-function priced(terms: PriceTerms, body: Schemas['QuoteCreateRequest']): Price {
-  const price = priceQuote(terms, body.lockedCurrencySide, body.lockedCurrencyAmount);
+function priced(terms: PriceTerms, body: Schemas['QuoteCreateRequest'], sending: string, receiving: string): Price {
+  const price = priceQuote(terms, body.lockedCurrencySide, body.lockedCurrencyAmount, { sending: currency(sending).decimals, receiving: currency(receiving).decimals });
   if (price === 'BELOW_FEES') throw badRequest('INVALID_AMOUNT', 'The amount does not cover the fees of this quote; quote a larger amount.', { field: '/lockedCurrencyAmount' });
   if (price === 'ABOVE_LIMIT') throw badRequest('INVALID_AMOUNT', 'The other side of this quote would exceed 9000000000000000, the largest amount a payment can carry.', { field: '/lockedCurrencyAmount' });
   return price;
@@ -196,7 +197,7 @@ export async function createQuote(ctx: PlatformContext, body: Schemas['QuoteCrea
   }
   const config = await getConfig(ctx);
   const terms = termsFor(ctx, config, source.currency, destination.currency, destination.viaCounterparty);
-  const price = priced(terms, body);
+  const price = priced(terms, body, source.currency, destination.currency);
   checkLimits(config, price, source.currency, destination.currency, destination.viaCounterparty);
   const at = ctx.clock.now();
   const id = newId('Quote');

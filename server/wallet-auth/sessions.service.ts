@@ -6,7 +6,8 @@ import type { PlatformContext } from '../context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { ApiError, invalidField, notFound, proofRejected } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
+import { listPage } from '../shared/page.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
 import { checkSignedRetryFirst, requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
@@ -16,8 +17,8 @@ import {
   findActiveSession,
   findWalletRequestForUpdate,
   insertSession,
-  listActiveSessions,
   markRequestUsed,
+  pageActiveSessions,
   recordOtpFailure,
   revokeSession as revokeSessionRow,
   updateCredential,
@@ -91,7 +92,7 @@ export async function verifyCredential(ctx: PlatformContext, credentialId: strin
   const clientPublicKey = await provenClientKey(ctx, credential, body, requestId);
   const now = ctx.clock.now();
   const session = await insertSession(ctx.db, {
-    id: newId('Session'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     account_id: credential.account_id,
     credential_id: credential.id,
@@ -108,9 +109,11 @@ export async function countOtpFailure(ctx: PlatformContext, failure: ProofFailur
   if (failure.otpHash !== undefined) await recordOtpFailure(ctx.db, failure.credentialId, failure.otpHash, MAX_OTP_ATTEMPTS);
 }
 
-export async function listSessions(ctx: PlatformContext, accountId: string): Promise<Schemas['AuthSessionListResponse']> {
-  const wallet = await requireEmbeddedWallet(ctx, accountId);
-  return { data: (await listActiveSessions(ctx.db, wallet.id, ctx.clock.now())).map((row) => toAuthSession(row, row.type)) };
+export async function listSessions(ctx: PlatformContext, query: { accountId: string; limit?: number; cursor?: string }): Promise<Schemas['AuthSessionListResponse']> {
+  const wallet = await requireEmbeddedWallet(ctx, query.accountId);
+  const now = ctx.clock.now();
+  // The cursor is bound to the account as asked for (`InternalAccount:` or `EmbeddedWallet:`).
+  return listPage(ctx.keys, query, (_filters, page) => pageActiveSessions(ctx.db, wallet.id, now, page), (row) => toAuthSession(row, row.type));
 }
 
 export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {

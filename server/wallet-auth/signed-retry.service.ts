@@ -15,7 +15,7 @@ import type { InternalAccountRow } from '../internal-accounts/internal-accounts.
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { addMs } from '../shared/clock.ts';
 import { badRequest, unauthorized } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { toSignedRetryChallenge } from './wallet-auth.mapper.ts';
 import {
   deleteExpiredRequests,
@@ -72,7 +72,7 @@ async function signerType(ctx: PlatformContext, action: WalletAction): Promise<S
 
 /** Opens a signing request for the action, valid until `expiresAt`. */
 export async function issueSigningRequest(ctx: PlatformContext, action: WalletAction, expiresAt: Date): Promise<WalletRequestRow> {
-  const id = newId('Request');
+  const id = newOpaqueId();
   const hash = bodyHash(action.body);
   // Key order is part of the payload: it is signed byte for byte.
   const payload = JSON.stringify({

@@ -26,6 +26,6 @@ export const walletAuthHandlers: AreaHandlers<
       throw err.error;
     }
   }),
-  listAuthSessions: async (req, ctx) => ({ status: 200, body: await listSessions(ctx, req.query.accountId) }),
+  listAuthSessions: async (req, ctx) => ({ status: 200, body: await listSessions(ctx, req.query) }),
   revokeAuthSession: async (req, ctx) => revokeSession(ctx, req.path.sessionId, signatureHeaders(req.headers)),
 };

@@ -3,7 +3,9 @@
 // revoked nor expired.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { WalletCredentialTable, WalletEmailTable, WalletRequestTable, WalletSessionTable } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type CredentialRow = Selectable<WalletCredentialTable>;
 export type SessionRow = Selectable<WalletSessionTable>;
@@ -64,7 +66,21 @@ export async function findActiveSession(db: Db, platformId: string, id: string, 
     .executeTakeFirst();
 }
 
-/** The wallet's active sessions, newest first, with the type of the credential that opened each. */
+const activeSessionsPage = pageQuery(
+  'wallet_sessions',
+  (db, p: { accountId: string; now: Date }) => db.selectFrom('wallet_sessions').where('account_id', '=', p.accountId).where('revoked_at', 'is', null).where('expires_at', '>', p.now),
+  (s) =>
+    s.selectAll('wallet_sessions').select((eb) =>
+      eb.selectFrom('wallet_credentials').select('wallet_credentials.type').whereRef('wallet_credentials.id', '=', 'wallet_sessions.credential_id').$asScalar().as('type'),
+    ),
+);
+
+/** A page of the wallet's active sessions, newest first, with the type of the credential that opened each (GET /auth/sessions). */
+export async function pageActiveSessions(db: Db, accountId: string, now: Date, page: PageRequest): Promise<PageRows<SessionRow & { type: CredentialRow['type'] }>> {
+  return activeSessionsPage(db, { accountId, now }, page);
+}
+
+/** The wallet's active sessions, newest first, with the type of the credential that opened each (the signers of a signed retry). */
 export async function listActiveSessions(db: Db, accountId: string, now: Date, limit = 100): Promise<(SessionRow & { type: CredentialRow['type'] })[]> {
   return db
     .selectFrom('wallet_sessions')

@@ -8,7 +8,7 @@ import type { InternalAccountRow } from '../internal-accounts/internal-accounts.
 import type { Db } from '../db/database.ts';
 import { addMs, iso } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newId, newOpaqueId } from '../shared/ids.ts';
 import { checkSignedRetryFirst, randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthMethod, toPasskeyChallenge } from './wallet-auth.mapper.ts';
 import {
@@ -131,7 +131,7 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
   }
   if (credential.type === 'EMAIL_OTP') return toAuthMethod(await sendOtp(ctx, credential, credential.nickname)) as Schemas['EmailOtpChallengeResult'];
   const request = await insertWalletRequest(ctx.db, {
-    id: newId('Request'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     account_id: credential.account_id,
     operation: 'verifyAuthCredential',
