@@ -90,6 +90,38 @@ function securityRestatement(changePath: string, base: Json, current: Json): str
   return restated.size > 0 ? `restates the permission the baseline declared (${[...restated].join(', ')})` : 'no new role';
 }
 
+/** The node at a diff path, following the `$ref`s the path passes through (redocly diff's paths walk into them). */
+function resolvedAt(doc: Json, path: string[]): unknown {
+  const deref = (node: unknown): unknown => {
+    for (let hops = 0; hops < 20 && node !== null && typeof node === 'object' && typeof (node as Json).$ref === 'string'; hops++) {
+      const ref = (node as Json).$ref as string;
+      if (!ref.startsWith('#/')) return node;
+      node = at(doc, segments(ref));
+    }
+    return node;
+  };
+  return deref(path.reduce<unknown>((node, key) => {
+    const here = deref(node);
+    return here !== null && typeof here === 'object' ? (here as Json)[key] : undefined;
+  }, doc));
+}
+
+/**
+ * Why a `const` reported removed is no break: the same place now has a one-value `enum` of the same
+ * value, the same constraint in other words (openapi-python-client cannot merge a `const` with the
+ * type an `allOf` base gives the property, so the spec says `enum: [401]`; see clients/README.md).
+ */
+function constRestatedAsEnum(changePath: string, base: Json, current: Json): string | undefined {
+  const path = segments(changePath);
+  const before = resolvedAt(base, path) as Json | undefined;
+  const after = resolvedAt(current, path) as Json | undefined;
+  if (before?.const === undefined || after === undefined || after.const !== undefined) return undefined;
+  const values = after.enum;
+  return Array.isArray(values) && values.length === 1 && JSON.stringify(values[0]) === JSON.stringify(before.const)
+    ? `\`const: ${JSON.stringify(before.const)}\` restated as a one-value enum`
+    : undefined;
+}
+
 /** Whether a change's location is something clients receive: a response, or a webhook's request body. */
 function receivedByClients(path: string): boolean {
   const where = segments(path);
@@ -125,6 +157,10 @@ export function diffBundles(base: Json, current: Json): Change[] {
       // (spec/guides/versioning.md) lets a version add them, and tells clients to accept unknown ones.
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'enum-values-added') && receivedByClients(c.path)) {
         change.excused = 'a value added to an enum clients receive, which a version may do';
+      }
+      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed')) {
+        const excused = constRestatedAsEnum(c.path, base, current);
+        if (excused) change.excused = excused;
       }
       return change;
     });
@@ -183,7 +219,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, or a const restated as a one-value enum)`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
     for (const c of breaking) lines.push(`  ${describe(c)}`);

@@ -62,6 +62,20 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
+  it('does not call a const restated as a one-value enum breaking, but another value is', () => {
+    const status = (value: Json) => (doc: Json) => {
+      const schema = doc.components.schemas.Error401.allOf[1].properties.status;
+      delete schema.const;
+      delete schema.enum;
+      Object.assign(schema, value);
+    };
+    const withConst = changed(status({ const: 401 }));
+    expect(findBreakingChanges(withConst, changed(status({ enum: [401] })))).toEqual([]);
+    expect(findBreakingChanges(withConst, changed(status({ enum: [499] }))).map(describeChange)).toEqual([
+      expect.stringMatching(/^GET \/config responses\/401.*`const` of `status` was removed/),
+    ]);
+  });
+
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {
     const restated = changed((doc) => {
       doc.security = [{ basicAuth: ['VIEW'] }];
