@@ -2941,7 +2941,7 @@ export interface components {
         Error401: components["schemas"]["Error"] & {
             /**
              * @example 401
-             * @constant
+             * @enum {unknown}
              */
             status?: 401;
             /**
@@ -2962,7 +2962,7 @@ export interface components {
         Error403: components["schemas"]["Error"] & {
             /**
              * @example 403
-             * @constant
+             * @enum {unknown}
              */
             status?: 403;
             /**
@@ -2983,7 +2983,7 @@ export interface components {
         Error429: components["schemas"]["Error"] & {
             /**
              * @example 429
-             * @constant
+             * @enum {unknown}
              */
             status?: 429;
             /**
@@ -2999,7 +2999,7 @@ export interface components {
         Error500: components["schemas"]["Error"] & {
             /**
              * @example 500
-             * @constant
+             * @enum {unknown}
              */
             status?: 500;
             /**
@@ -3101,7 +3101,7 @@ export interface components {
         Error400: components["schemas"]["Error"] & {
             /**
              * @example 400
-             * @constant
+             * @enum {unknown}
              */
             status?: 400;
             /**
@@ -3119,7 +3119,7 @@ export interface components {
         Error413: components["schemas"]["Error"] & {
             /**
              * @example 413
-             * @constant
+             * @enum {unknown}
              */
             status?: 413;
             /**
@@ -3136,7 +3136,7 @@ export interface components {
         Error415: components["schemas"]["Error"] & {
             /**
              * @example 415
-             * @constant
+             * @enum {unknown}
              */
             status?: 415;
             /**
@@ -3262,7 +3262,7 @@ export interface components {
         Error409: components["schemas"]["Error"] & {
             /**
              * @example 409
-             * @constant
+             * @enum {unknown}
              */
             status?: 409;
             /**
@@ -3278,7 +3278,7 @@ export interface components {
         Error422: components["schemas"]["Error"] & {
             /**
              * @example 422
-             * @constant
+             * @enum {unknown}
              */
             status?: 422;
             /**
@@ -3294,7 +3294,7 @@ export interface components {
         Error404: components["schemas"]["Error"] & {
             /**
              * @example 404
-             * @constant
+             * @enum {unknown}
              */
             status?: 404;
             /**
@@ -3896,7 +3896,7 @@ export interface components {
         Error410: components["schemas"]["Error"] & {
             /**
              * @example 410
-             * @constant
+             * @enum {unknown}
              */
             status?: 410;
             /**
