@@ -92,12 +92,11 @@ function securityRestatement(changePath: string, base: Json, current: Json): str
 
 /** The node at a diff path, following the `$ref`s the path passes through (redocly diff's paths walk into them). */
 function resolvedAt(doc: Json, path: string[]): unknown {
+  // A `$ref` object, or a discriminator mapping's value (the reference itself, a string).
+  const refOf = (node: unknown): string | undefined =>
+    typeof node === 'string' ? node : node !== null && typeof node === 'object' && typeof (node as Json).$ref === 'string' ? ((node as Json).$ref as string) : undefined;
   const deref = (node: unknown): unknown => {
-    for (let hops = 0; hops < 20 && node !== null && typeof node === 'object' && typeof (node as Json).$ref === 'string'; hops++) {
-      const ref = (node as Json).$ref as string;
-      if (!ref.startsWith('#/')) return node;
-      node = at(doc, segments(ref));
-    }
+    for (let hops = 0, ref = refOf(node); hops < 20 && ref?.startsWith('#/'); hops++, ref = refOf(node)) node = at(doc, segments(ref));
     return node;
   };
   return deref(path.reduce<unknown>((node, key) => {
@@ -158,7 +157,8 @@ export function diffBundles(base: Json, current: Json): Change[] {
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'enum-values-added') && receivedByClients(c.path)) {
         change.excused = 'a value added to an enum clients receive, which a version may do';
       }
-      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed')) {
+      // A request reports the same change as enum values removed (the const's type, the base's enum, had more).
+      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed' || id === 'enum-values-removed')) {
         const excused = constRestatedAsEnum(c.path, base, current);
         if (excused) change.excused = excused;
       }

@@ -76,6 +76,20 @@ describe('breaking-change gate', () => {
     ]);
   });
 
+  it('does the same in a request, through a discriminator mapping', () => {
+    const customerType = (value: Json) => (doc: Json) => {
+      const schema = doc.components.schemas.IndividualCustomerCreateRequest.allOf[1].properties.customerType;
+      delete schema.const;
+      delete schema.enum;
+      Object.assign(schema, value);
+    };
+    const withConst = changed(customerType({ const: 'INDIVIDUAL' }));
+    expect(findBreakingChanges(withConst, changed(customerType({ enum: ['INDIVIDUAL'] })))).toEqual([]);
+    expect(findBreakingChanges(withConst, changed(customerType({ enum: ['BUSINESS'] }))).map(describeChange)).toEqual([
+      expect.stringMatching(/^POST \/customers requestBody.*mapping\/INDIVIDUAL.*customerType/),
+    ]);
+  });
+
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {
     const restated = changed((doc) => {
       doc.security = [{ basicAuth: ['VIEW'] }];
