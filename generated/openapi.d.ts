@@ -3530,7 +3530,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3661,7 +3661,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /**
@@ -3764,7 +3764,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3870,7 +3870,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description Registered address of the business. */
@@ -3960,7 +3960,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant; must match the customer.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -4062,7 +4062,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant; must match the customer.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description New registered address of the business. */
@@ -7024,7 +7024,7 @@ export interface components {
             /**
              * @description The credential type.
              * @example EMAIL_OTP
-             * @constant
+             * @enum {string}
              */
             type: "EMAIL_OTP";
         } & {
