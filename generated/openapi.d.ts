@@ -3148,11 +3148,11 @@ export interface components {
         /**
          * ListEnvelope
          * @description Fields shared by every paginated list response. A list response is `allOf` this envelope and an
-         *     object with the `data` array of its items.
+         *     object with the required `data` array of its items, in a stable order (newest first unless the
+         *     operation says otherwise). The envelope does not declare `data` itself: openapi-python-client
+         *     would give every list the item type of the first it merges (`clients/README.md`).
          */
         ListEnvelope: {
-            /** @description The items of this page, in a stable order (newest first unless the operation says otherwise). */
-            data: unknown[];
             /**
              * @description True when more items follow this page.
              * @example false
@@ -3234,7 +3234,7 @@ export interface components {
          */
         TokenListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The tokens of this page, newest first. */
-            data?: components["schemas"]["Token"][];
+            data: components["schemas"]["Token"][];
         };
         /**
          * TokenCreateRequest
@@ -3692,7 +3692,7 @@ export interface components {
          */
         CustomerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The customers of this page, newest first. */
-            data?: components["schemas"]["Customer"][];
+            data: components["schemas"]["Customer"][];
         };
         /**
          * CustomerCreateRequestBase
@@ -4215,7 +4215,7 @@ export interface components {
          */
         BeneficialOwnerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The beneficial owners of this page, newest first. */
-            data?: components["schemas"]["BeneficialOwner"][];
+            data: components["schemas"]["BeneficialOwner"][];
         };
         /**
          * BeneficialOwnerPersonalInfoCreate
@@ -4514,7 +4514,7 @@ export interface components {
          */
         DocumentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The documents of this page, newest first. */
-            data?: components["schemas"]["Document"][];
+            data: components["schemas"]["Document"][];
         };
         /**
          * DocumentUploadRequest
@@ -4734,7 +4734,7 @@ export interface components {
          */
         VerificationListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The verifications of this page, newest first. */
-            data?: components["schemas"]["Verification"][];
+            data: components["schemas"]["Verification"][];
         };
         /**
          * VerificationCreateRequest
@@ -4997,7 +4997,7 @@ export interface components {
          */
         InternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The internal accounts of this page, newest first. */
-            data?: components["schemas"]["InternalAccount"][];
+            data: components["schemas"]["InternalAccount"][];
         };
         /**
          * InternalAccountUpdateRequest
@@ -5441,7 +5441,7 @@ export interface components {
          */
         ExternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The external accounts of this page, newest first. */
-            data?: components["schemas"]["ExternalAccount"][];
+            data: components["schemas"]["ExternalAccount"][];
         };
         /**
          * ExternalAccountCreateRequest
@@ -6475,7 +6475,7 @@ export interface components {
          */
         TransactionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The transactions of this page, in the requested `sortOrder` (newest first by default). */
-            data?: components["schemas"]["Transaction"][];
+            data: components["schemas"]["Transaction"][];
         };
         /**
          * TransactionApproveRequest
@@ -6598,7 +6598,7 @@ export interface components {
          */
         ExchangeRateListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The rates of this page, by source currency, destination currency and rail. */
-            data?: components["schemas"]["ExchangeRate"][];
+            data: components["schemas"]["ExchangeRate"][];
         };
         /**
          * Discovery
@@ -6639,7 +6639,7 @@ export interface components {
          */
         DiscoveryListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The banks of this page, by country, currency and bank name. */
-            data?: components["schemas"]["Discovery"][];
+            data: components["schemas"]["Discovery"][];
         };
         /**
          * InvitationAmountToSend
@@ -7456,7 +7456,7 @@ export interface components {
          */
         AgentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The agents of this page, newest first. */
-            data?: components["schemas"]["Agent"][];
+            data: components["schemas"]["Agent"][];
         };
         /**
          * AgentCreateRequest
@@ -7741,7 +7741,7 @@ export interface components {
          */
         AgentActionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The actions of this page, newest first. */
-            data?: components["schemas"]["AgentAction"][];
+            data: components["schemas"]["AgentAction"][];
         };
         /**
          * AgentActionRejectRequest
