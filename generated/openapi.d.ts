@@ -2941,7 +2941,7 @@ export interface components {
         Error401: components["schemas"]["Error"] & {
             /**
              * @example 401
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 401;
             /**
@@ -2962,7 +2962,7 @@ export interface components {
         Error403: components["schemas"]["Error"] & {
             /**
              * @example 403
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 403;
             /**
@@ -2983,7 +2983,7 @@ export interface components {
         Error429: components["schemas"]["Error"] & {
             /**
              * @example 429
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 429;
             /**
@@ -2999,7 +2999,7 @@ export interface components {
         Error500: components["schemas"]["Error"] & {
             /**
              * @example 500
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 500;
             /**
@@ -3101,7 +3101,7 @@ export interface components {
         Error400: components["schemas"]["Error"] & {
             /**
              * @example 400
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 400;
             /**
@@ -3119,7 +3119,7 @@ export interface components {
         Error413: components["schemas"]["Error"] & {
             /**
              * @example 413
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 413;
             /**
@@ -3136,7 +3136,7 @@ export interface components {
         Error415: components["schemas"]["Error"] & {
             /**
              * @example 415
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 415;
             /**
@@ -3262,7 +3262,7 @@ export interface components {
         Error409: components["schemas"]["Error"] & {
             /**
              * @example 409
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 409;
             /**
@@ -3278,7 +3278,7 @@ export interface components {
         Error422: components["schemas"]["Error"] & {
             /**
              * @example 422
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 422;
             /**
@@ -3294,7 +3294,7 @@ export interface components {
         Error404: components["schemas"]["Error"] & {
             /**
              * @example 404
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 404;
             /**
@@ -3896,7 +3896,7 @@ export interface components {
         Error410: components["schemas"]["Error"] & {
             /**
              * @example 410
-             * @enum {unknown}
+             * @enum {integer}
              */
             status?: 410;
             /**
