@@ -71,7 +71,8 @@ export interface paths {
          *     contains the token's `clientSecret`; only a hash of it is kept.
          *
          *     - A token can only grant permissions that the calling token holds itself; asking for more is
-         *       `403 FORBIDDEN` and creates nothing.
+         *       `403 FORBIDDEN` and creates nothing. The same rule holds for everything that gives power
+         *       (`x-grants`; see the Authentication guide).
          *     - With an `Idempotency-Key`, a retry of the same request within 24 hours returns that same
          *       response again (kept encrypted for that window), so a client that lost the first response
          *       does not lose the secret; after the window it is never shown again.
@@ -772,11 +773,29 @@ export interface paths {
          *     concurrent transfers can never overdraw it. If the transfer later fails, the
          *     amount is credited back to the internal account.
          *
+         *     **From an `EMBEDDED_WALLET`** the owner signs the transfer with the signed retry (see
+         *     `SignedRetryChallenge` and the Embedded Wallet guide):
+         *     1. The request without signature headers is checked in full (every rule below, the balance
+         *        included) and answers `202` with a `SignedRetryChallenge`; nothing is recorded or debited.
+         *        Its `payloadToSign` shows `amount`, `currency` and `destinationAccountId`.
+         *     2. The identical request (same body) sent again with `Service-Wallet-Signature` (signed by an
+         *        active session of the wallet; sandbox: `sandbox-valid-signature`) and `Request-Id` before
+         *        `expiresAt` is checked again and answers `201` with the transaction. Its `requestId` is spent
+         *        by the retry that succeeds; a retry that fails (`401`, or `400 INSUFFICIENT_FUNDS` when the
+         *        balance fell meanwhile) spends nothing and can be sent again.
+         *
+         *     The signature headers are checked before every other rule (`401`s under
+         *     `SignedRetryChallenge`); other sources ignore them.
+         *
+         *     `Idempotency-Key` and the signed retry: the `202` is not stored under the key, nor a `401`. Send
+         *     the first call and its signed retry with the same key: the retry's answer is the one stored,
+         *     and sending either again with that key replays it (`Idempotent-Replayed: true`), so a key sends
+         *     the money once even when several challenges were signed. A new first call without a key (or
+         *     with another) gets a new challenge.
+         *
          *     Rules and errors:
          *     - The balance must be at least `amount`, otherwise `400 INSUFFICIENT_FUNDS` and nothing is
          *       recorded.
-         *     - The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): a wallet pays out only
-         *       through a quote its owner signs (`POST /quotes/{quoteId}/execute`).
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
@@ -986,10 +1005,12 @@ export interface paths {
          *     - Sources that are `EMBEDDED_WALLET` internal accounts need header `Service-Wallet-Signature`:
          *       the signature of the quote's `payloadToSign` made with the signing key of an active session
          *       of the wallet (sandbox: `sandbox-valid-signature`). `Request-Id` may be sent too; it must then
-         *       be the `requestId` inside `payloadToSign`. The signature is checked like a signed retry (see
-         *       `SignedRetryChallenge`): without it `401 UNAUTHORIZED` with reason
-         *       `Missing Service-Wallet-Signature`, a wrong one `Invalid Service-Wallet-Signature`, none of
-         *       the wallet's sessions active `No active session`. For other sources the headers are ignored.
+         *       be the `requestId` inside `payloadToSign`, and it is checked first, before the quote's state
+         *       (a spent one is `401 REQUEST_ID_REUSED`, not `409`). The `requestId` is spent by the execution
+         *       that succeeds. The signature is checked like a signed retry (see `SignedRetryChallenge`):
+         *       without it `401 UNAUTHORIZED` with reason `Missing Service-Wallet-Signature`, a wrong one
+         *       `Invalid Service-Wallet-Signature`, none of the wallet's sessions active `No active session`.
+         *       For other sources the headers are ignored.
          *     - `REALTIME_FUNDING` quotes are not executed with this call: they execute when their funds
          *       arrive (`400 INVALID_INPUT` here).
          *
@@ -1280,6 +1301,12 @@ export interface paths {
          * Get an invitation
          * @description Returns an invitation by its code. Any platform can read an invitation, so the invitee's
          *     platform can show it before claiming it. An invitation past its `expiresAt` reads as `EXPIRED`.
+         *     `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         get: operations["getInvitation"];
         put?: never;
@@ -1314,6 +1341,11 @@ export interface paths {
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`; `INVALID_UMA_ADDRESS` when `inviteeUma` is not a valid UMA
          *     address or is the inviter's own address. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["claimInvitation"];
         delete?: never;
@@ -1344,6 +1376,11 @@ export interface paths {
          *
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["cancelInvitation"];
         delete?: never;
@@ -1515,16 +1552,19 @@ export interface paths {
          *     Sandbox magic values: `otp` `000000`, `assertion.signature` `sandbox-valid-passkey-signature`,
          *     `oidcToken` `sandbox-valid-oidc-token`; the returned `encryptedSessionSigningKey` is a stub.
          *
-         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type or `Request-Id` is missing for
-         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also when no code is pending or it
-         *     is more than 10 minutes old), `Invalid passkey signature` (also when `assertion.credentialId` is
-         *     not the registered passkey) or `Invalid OIDC token`; for a passkey, `401 REQUEST_ID_INVALID` for
+         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type, `Request-Id` is missing for
+         *     a passkey, or `otp` is not six digits; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also
+         *     when no code is pending or it is more than 10 minutes old), `Invalid passkey signature` (also when
+         *     `assertion.credentialId` is not the registered passkey) or `Invalid OIDC token`, for any other
+         *     value of the proof whatever its shape; for a passkey, `401 REQUEST_ID_INVALID` for
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
-         *     Rate limit: after 5 failed verifications of one credential within 15 minutes, every verification
-         *     of it gets `429 RATE_LIMITED` with `Retry-After` until 15 minutes after the first failure, even
-         *     with the right proof.
+         *     Guessing: an e-mailed code allows 5 wrong tries; the fifth voids it (`401` `Invalid OTP code`
+         *     until `/challenge` e-mails a new one, at most every 30 seconds), so six digits cannot be
+         *     guessed, while wrong codes never keep the owner from the right one of the next e-mail. A
+         *     passkey assertion or an OIDC token cannot be guessed: wrong ones are not limited, and the right
+         *     proof always opens a session.
          */
         post: operations["verifyAuthCredential"];
         delete?: never;
@@ -1615,7 +1655,12 @@ export interface paths {
          *     token. Until then `isConnected` is false. If the code expires unused, issue a new one with
          *     `POST /agents/{agentId}/device-codes`.
          *
-         *     Errors: `400` for an invalid body; `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
+         *     The calling token must hold every token permission the policy gives (`VIEW`, and `TRANSACT`
+         *     for money-moving permissions: see `AgentPolicy`): a token cannot give an agent more than it
+         *     holds.
+         *
+         *     Errors: `400` for an invalid body; `403 FORBIDDEN` when the token does not hold what the policy
+         *     gives (nothing is created); `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
          *     `410 CUSTOMER_DELETED` when it was deleted.
          */
         post: operations["createAgent"];
@@ -1663,7 +1708,11 @@ export interface paths {
          *     `403 AGENT_PAUSED`; actions it submitted earlier are not affected and can still be approved or
          *     rejected. Change the policy with `PATCH /agents/{agentId}/policy`.
          *
-         *     Errors: `400` for an invalid or empty body; `404 AGENT_NOT_FOUND`.
+         *     Resuming (`isPaused: false`) gives the agent its policy back, so it needs a token that holds
+         *     every token permission that policy gives (see `AgentPolicy`); renaming and pausing do not.
+         *
+         *     Errors: `400` for an invalid or empty body; `403 FORBIDDEN` when a token resumes an agent whose
+         *     policy gives more than it holds (nothing changes); `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -1695,7 +1744,12 @@ export interface paths {
          *     (`null` removes an optional limit). The new policy applies from the agent's next request;
          *     actions already `PENDING_APPROVAL` keep waiting for a decision, and usage counters are kept.
          *
+         *     The calling token must hold every token permission the merged policy gives (`VIEW`, and
+         *     `TRANSACT` for money-moving permissions: see `AgentPolicy`), whatever the request changes: a
+         *     token without `TRANSACT` cannot touch the policy of an agent that moves money.
+         *
          *     Errors: `400` for an invalid or empty body, or when the merged policy would be invalid;
+         *     `403 FORBIDDEN` when the token does not hold what the merged policy gives (nothing changes);
          *     `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgentPolicy"];
@@ -1722,8 +1776,12 @@ export interface paths {
          *     one expired. Unredeemed codes issued earlier stop working. The code can be redeemed for 15
          *     minutes. No request body.
          *
-         *     Errors: `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was
-         *     already redeemed (to connect a different agent instance, delete the agent and create a new one).
+         *     The code connects whoever redeems it with the agent's policy, so the calling token must hold
+         *     every token permission that policy gives (see `AgentPolicy`).
+         *
+         *     Errors: `403 FORBIDDEN` when the token does not hold what the agent's policy gives;
+         *     `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was already
+         *     redeemed (to connect a different agent instance, delete the agent and create a new one).
          */
         post: operations["createAgentDeviceCode"];
         delete?: never;
@@ -1758,9 +1816,10 @@ export interface paths {
          *     Errors: `400 DEVICE_CODE_ALREADY_REDEEMED` when the code was used before;
          *     `400 DEVICE_CODE_EXPIRED` when it is more than 15 minutes old or was replaced by a newer code;
          *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted);
-         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address within 5 minutes:
-         *     every redeem from that address, even of a valid code, is refused until `Retry-After` has passed,
-         *     so guessing codes is never worth it.
+         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address: that address
+         *     then gets one attempt back every 30 seconds, and until then every redeem from it, even of a
+         *     valid code, is refused for the `Retry-After` seconds (at most 30), so guessing codes is never
+         *     worth it. A redeem from any other address is not affected, however much one address guesses.
          */
         post: operations["redeemAgentDeviceCode"];
         delete?: never;
@@ -1859,7 +1918,9 @@ export interface paths {
          *     request body.
          *
          *     Approving the action's transaction with `POST /transactions/{transactionId}/approve` (for an
-         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent.
+         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent. Either lets a payment
+         *     through, so either needs `TRANSACT`: an agent's action never moves money on the word of a token
+         *     that could not move it itself.
          *
          *     Errors: `404 AGENT_NOT_FOUND` or `AGENT_ACTION_NOT_FOUND`; `409 AGENT_ACTION_NOT_PENDING` when the
          *     action is no longer `PENDING_APPROVAL` (already decided); `409 IDEMPOTENCY_KEY_IN_USE` and
@@ -2094,12 +2155,17 @@ export interface paths {
          *     `400 INSUFFICIENT_FUNDS`, no action is created and the quote stays `PENDING`. When the source is
          *     an `EMBEDDED_WALLET` internal account the request needs header `Service-Wallet-Signature`, the
          *     signature of the quote's `payloadToSign` (sandbox: `sandbox-valid-signature`), also when the
-         *     action will wait for approval. Needs the `EXECUTE_QUOTES` policy permission.
+         *     action will wait for approval. `Request-Id` may be sent too, as for `POST /quotes/{quoteId}/execute`:
+         *     it must then be the `requestId` inside `payloadToSign`, and it is checked first, before the
+         *     quote's state and the policy (a spent one is `401 REQUEST_ID_REUSED`). The `requestId` is spent
+         *     by the submission that succeeds. For other sources the headers are ignored. Needs the
+         *     `EXECUTE_QUOTES` policy permission.
          *
          *     Errors: `400 INSUFFICIENT_FUNDS`, or `400 INVALID_INPUT` for a `REALTIME_FUNDING` quote (it
          *     executes when its funds arrive); `401` for a missing, unknown or revoked token, or
          *     `401 UNAUTHORIZED` with `reason` `Missing Service-Wallet-Signature` or
-         *     `Invalid Service-Wallet-Signature`; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
+         *     `Invalid Service-Wallet-Signature`, or a `Request-Id` failure (`REQUEST_ID_INVALID`,
+         *     `REQUEST_ID_REUSED`, listed under `SignedRetryChallenge`); `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404 QUOTE_NOT_FOUND` (also for quotes the agent did not create);
          *     `409 QUOTE_NOT_PENDING` when the quote expired or was already executed, `409 CONFLICT` when an
          *     action for this quote is already waiting for approval, `409 IDEMPOTENCY_KEY_IN_USE`; `422` for a
@@ -2185,8 +2251,13 @@ export interface paths {
          *     `004` rejected by the bank, `005` pending for about 30 seconds then failed, any other
          *     completes). Needs the `CREATE_TRANSFERS` policy permission.
          *
-         *     Errors: `400` for an invalid body, `CURRENCY_MISMATCH` when the accounts' currencies differ,
-         *     `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
+         *     The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): its owner signs every payment
+         *     out of it on their device, which an agent's request cannot carry. An agent pays from a wallet
+         *     with a quote it creates, executed with the owner's `Service-Wallet-Signature`
+         *     (`POST /agents/me/quotes/{quoteId}/execute`).
+         *
+         *     Errors: `400` for an invalid body or an `EMBEDDED_WALLET` source, `CURRENCY_MISMATCH` when the
+         *     accounts' currencies differ, `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
          *     revoked token; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404` (`INTERNAL_ACCOUNT_NOT_FOUND` or
          *     `EXTERNAL_ACCOUNT_NOT_FOUND`) when an account does not exist or belongs to another customer;
@@ -2936,7 +3007,9 @@ export interface components {
         };
         /**
          * Error401
-         * @description Authentication failed. Magic-value and signature mismatches carry a `reason`.
+         * @description Authentication failed. Every `401` carries a `reason`: which credential, proof or signature
+         *     failed (missing or wrong Basic credentials or bearer token, a wrong sandbox magic value, a
+         *     failed `Service-Wallet-Signature` or `Request-Id` check).
          */
         Error401: components["schemas"]["Error"] & {
             /**
@@ -2950,10 +3023,13 @@ export interface components {
              */
             code?: "UNAUTHORIZED" | "INVALID_SIGNATURE" | "REQUEST_ID_MISSING" | "REQUEST_ID_INVALID" | "REQUEST_ID_REUSED";
             /**
-             * @description Why authentication failed, for example `Invalid OTP code` or `Invalid Service-Wallet-Signature`.
+             * @description Why authentication failed, a fixed label per failure: for example `Invalid credentials`,
+             *     `Invalid OTP code` or `Invalid Service-Wallet-Signature` (the labels are listed in the
+             *     Authentication and permissions guide, the Embedded Wallet Auth tag and
+             *     `SignedRetryChallenge`). Always present.
              * @example Invalid OTP code
              */
-            reason?: string;
+            reason: string;
         };
         /**
          * Error403
@@ -2977,8 +3053,8 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address within 5 minutes) |
-         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds, or 10 unknown invitation codes looked up by one platform, which then gets one back every 6 minutes) |
+         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` from one address: that address's requests with that `clientId`, even with the right secret, get `429` until `Retry-After` has passed (one attempt comes back every 30 seconds); other addresses are not affected |
          */
         Error429: components["schemas"]["Error"] & {
             /**
@@ -5013,24 +5089,36 @@ export interface components {
         /**
          * SignedRetryChallenge
          * @description Returned with `202` by operations that need an Embedded Wallet signature (adding or revoking a
-         *     credential, revoking a session, exporting a wallet, changing its settings). Nothing has changed
-         *     yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
+         *     credential, revoking a session, exporting a wallet, changing its settings, sending a transfer-out
+         *     from it). Nothing has changed yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
          *     (of a credential of type `type` or any other, unless the operation says otherwise), then repeat
          *     the identical request (same path, same body) with headers `Service-Wallet-Signature` (the
          *     signature) and `Request-Id` (this `requestId`) before `expiresAt`.
          *
-         *     The `requestId` is used up by the signed retry that succeeds; a retry that fails can be corrected
-         *     and sent again until `expiresAt`. A signed retry fails with `401`:
+         *     **A `requestId` is single use: it is spent by the signed retry that succeeds**, in the same
+         *     commit as the operation's effect, so it authorizes exactly one request. A signed retry that fails
+         *     (a `401` below, or an error of the operation itself such as `400 INSUFFICIENT_FUNDS`) changes
+         *     nothing and spends nothing: correct it and send it again until `expiresAt`. Once spent, every
+         *     request that presents the `requestId` answers `401 REQUEST_ID_REUSED`.
          *
-         *     | `code` | `reason` | When |
-         *     |---|---|---|
-         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` |
-         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` |
-         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` |
-         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation, resource or body than the first call |
-         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` already authorized a request |
-         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
-         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
+         *     The signature headers are checked **first**: after the API credentials and the request's shape,
+         *     before the operation's own rules (a transfer-out or a quote's execution first finds its source, to
+         *     know it is an Embedded Wallet). So a signed retry sent again after it succeeded gets
+         *     `401 REQUEST_ID_REUSED` and never another answer (not `400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`
+         *     for the credential it added, nor `404` for the credential or session it revoked). The resource
+         *     and body the `requestId` was issued for, and the signature, are checked with the operation's own
+         *     rules. A signed retry fails with `401`:
+         *
+         *     | `code` | `reason` | When | Checked |
+         *     |---|---|---|---|
+         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` | first |
+         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` | first |
+         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` was spent by a signed retry that succeeded | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation than the first call | first |
+         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another resource or body than the first call | with the signature |
+         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) | with the signature |
+         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first | with the signature |
          *
          *     Expired and revoked sessions sign nothing. The retry may reach any of the service's servers.
          */
@@ -5047,7 +5135,7 @@ export interface components {
              */
             payloadToSign: string;
             /**
-             * @description Single-use id of this challenge; send it back as the `Request-Id` header.
+             * @description Id of this challenge, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
              * @example Request:019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
@@ -6706,7 +6794,10 @@ export interface components {
          */
         Invitation: {
             /**
-             * @description The invitation's code, unique; it identifies the invitation in paths.
+             * @description The invitation's code, unique and random; it identifies the invitation in paths. Whoever has
+             *     it can read and claim the invitation, so treat the link as a secret, and set `expiresAt`.
+             *     Guessing codes is slowed per platform: after 10 unknown codes, a platform gets one attempt
+             *     back every 6 minutes (`429 RATE_LIMITED`).
              * @example 019542f5
              */
             code: string;
@@ -6794,10 +6885,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The Embedded Wallet the credential belongs to: the id of its `EMBEDDED_WALLET` internal
-             *     account. Answers always use the `InternalAccount:` form; requests may also name the wallet
-             *     `EmbeddedWallet:<uuid>` (the same uuid).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the credential belongs to, as `EmbeddedWallet:<uuid>`: the uuid of its
+             *     `EMBEDDED_WALLET` internal account (`InternalAccount:<uuid>`). Answers always use the
+             *     `EmbeddedWallet:` form; requests may name the wallet either way.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -6840,10 +6931,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6864,10 +6955,10 @@ export interface components {
              */
             type: "OAUTH";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6943,10 +7034,10 @@ export interface components {
              */
             type: "PASSKEY";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -7004,7 +7095,7 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Single-use id of this challenge; send it as the `Request-Id` header of `/verify`.
+             * @description Id of this challenge, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
              * @example Request:019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
@@ -7050,7 +7141,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`.
+             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`. Its shape is part of
+             *     the contract, as the specification defines the code: a value that is not six digits is
+             *     `400 INVALID_INPUT`; six digits that are not the code give `401 UNAUTHORIZED` with reason
+             *     `Invalid OTP code`.
              * @example 000000
              */
             otp: string;
@@ -7073,7 +7167,9 @@ export interface components {
             /**
              * @description An OIDC ID token (a JWT) of the identity registered with the credential, issued at most 60
              *     seconds before the request; its signature is checked against the issuer's keys. In the sandbox
-             *     the value is `sandbox-valid-oidc-token`.
+             *     the value is `sandbox-valid-oidc-token`. The token is a proof, checked as one whatever its
+             *     shape: any other value (not a JWT included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid OIDC token`; only a value over 8192 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-oidc-token
              */
             oidcToken: string;
@@ -7105,7 +7201,10 @@ export interface components {
              */
             authenticatorData: string;
             /**
-             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is `sandbox-valid-passkey-signature`.
+             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is
+             *     `sandbox-valid-passkey-signature`. The signature is a proof, checked as one whatever its
+             *     shape: any other value (not base64url included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid passkey signature`; only a value over 1024 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-passkey-signature
              */
             signature: string;
@@ -7152,8 +7251,9 @@ export interface components {
              */
             credentialId: string;
             /**
-             * @description The Embedded Wallet internal account the session acts for.
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the session acts for, as `EmbeddedWallet:<uuid>` like the `accountId` of
+             *     its credential (`AuthMethod`); the uuid is that of the wallet's `InternalAccount:` id.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -7203,13 +7303,16 @@ export interface components {
          * @description A permission in an agent's policy. Each agent operation names the one it needs in
          *     `x-agent-permission`; operations marked `ANY` need none beyond a connected, unpaused agent.
          *
-         *     | Value | Allows the agent to |
-         *     |---|---|
-         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer |
-         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions |
-         *     | `CREATE_QUOTES` | create quotes from its customer's accounts |
-         *     | `EXECUTE_QUOTES` | submit quote executions |
-         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts |
+         *     | Value | Allows the agent to | The API token that grants it must hold |
+         *     |---|---|---|
+         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer | `VIEW` |
+         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions | `TRANSACT` |
+         *     | `CREATE_QUOTES` | create quotes from its customer's accounts | `TRANSACT` |
+         *     | `EXECUTE_QUOTES` | submit quote executions | `TRANSACT` |
+         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts | `MANAGE` |
+         *
+         *     The last column is the rule of `AgentPolicy`: a policy never gives an agent more than the token
+         *     that writes it holds.
          * @example CREATE_QUOTES
          * @enum {string}
          */
@@ -7316,6 +7419,14 @@ export interface components {
          *     request: a missing permission answers `403 AGENT_PERMISSION_DENIED`, a breached spending limit or
          *     account restriction `403 AGENT_POLICY_VIOLATION`; otherwise a money-moving action is `APPROVED`
          *     at once (`AUTO`, amount not above `approvalThresholds`) or waits in `PENDING_APPROVAL`.
+         *
+         *     A policy never gives an agent more than the API token that writes it holds. What a policy gives,
+         *     in token permissions, is `VIEW` (every agent reads its customer's accounts, and its own quotes
+         *     and actions) and, for each of its `permissions`, the token permission `AgentPermission` lists:
+         *     `TRANSACT` for the money-moving ones. Creating the agent, changing its policy, issuing it a
+         *     device code and resuming it after a pause need every one of them, besides the operation's own
+         *     permission; a token without answers `403 FORBIDDEN` and nothing changes. `x-token-permissions`
+         *     states the same for tools.
          * @example {
          *       "permissions": [
          *         "VIEW_TRANSACTIONS",
@@ -8054,8 +8165,9 @@ export interface components {
         };
         /**
          * @description Too many requests; retry after `Retry-After` seconds. Every operation answers
-         *     `TOO_MANY_FAILED_AUTHENTICATIONS` after 10 failed authentications of one `clientId` within 5
-         *     minutes (even to the right secret); `RATE_LIMITED` only where the operation states a limit of its own.
+         *     `TOO_MANY_FAILED_AUTHENTICATIONS` to an address that sent 10 failed authentications of one
+         *     `clientId` (even to the right secret, for at most 30 seconds at a time; other addresses are not
+         *     affected); `RATE_LIMITED` only where the operation states a limit of its own.
          */
         TooManyRequests: {
             headers: {
@@ -8204,7 +8316,11 @@ export interface components {
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
          *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+         *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+         *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+         *       signature headers are not part of the request, so the signed retry's answer is stored and
+         *       replayed for either.
          * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
          */
         IdempotencyKey: string;
@@ -8257,7 +8373,10 @@ export interface components {
          */
         ServiceWalletSignature: string;
         /**
-         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+         * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+         *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+         *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+         *     `SignedRetryChallenge`).
          * @example Request:019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
@@ -8716,7 +8835,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8919,7 +9042,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9118,7 +9245,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9277,7 +9408,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9473,7 +9608,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9683,7 +9822,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -9744,7 +9886,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -9850,7 +9995,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10008,7 +10157,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10123,7 +10276,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10170,10 +10327,29 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Signature over the `payloadToSign` of a `202` signed-retry challenge, made with the session
+                 *     signing key of an Embedded Wallet credential. Sent together with `Request-Id` when repeating the
+                 *     identical request. In the sandbox the value `sandbox-valid-signature` is accepted.
+                 * @example sandbox-valid-signature
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
             cookie?: never;
@@ -10192,6 +10368,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /**
+             * @description The source is an `EMBEDDED_WALLET`: sign `payloadToSign` with a session of the wallet and
+             *     send the identical request again with `Service-Wallet-Signature` and `Request-Id`. Nothing
+             *     was recorded or debited.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRetryChallenge"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10299,7 +10488,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10378,7 +10571,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10390,7 +10587,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -10568,7 +10768,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10621,7 +10825,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10674,7 +10882,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10827,7 +11039,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10969,7 +11185,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11007,7 +11223,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11019,7 +11239,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11075,7 +11298,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11158,7 +11384,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11203,7 +11432,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11242,7 +11471,10 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
                  * @example Request:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
@@ -11364,7 +11596,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11549,7 +11785,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11715,7 +11955,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11767,7 +12011,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11933,7 +12181,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11977,7 +12229,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12054,7 +12310,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12065,6 +12325,14 @@ export interface operations {
                  * @example sandbox-valid-signature
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers. Single use: spent by the request that succeeds with it;
+                 *     checked before anything else, so a spent one answers `401 REQUEST_ID_REUSED` (see
+                 *     `SignedRetryChallenge`).
+                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
@@ -12107,7 +12375,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12153,7 +12425,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12356,7 +12632,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12410,7 +12690,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12457,7 +12741,11 @@ export interface operations {
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
                  *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

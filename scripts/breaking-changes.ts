@@ -3,7 +3,10 @@
 // (@redocly/cli, rules `diff-recommended`: it reads OpenAPI 3.1 natively and knows request from
 // response, so a response enum that gains a value is breaking and a request enum that gains one is not).
 //
-// - Same `info.version` as a released baseline: any change rated `major` fails (exit 1).
+// - Same `info.version` as a released baseline: any change rated `major` fails (exit 1), unless
+//   releases/<version>/fixes.json accepts it: a fix of the contract where it contradicted the
+//   product specification, with its reason (and its CHANGELOG.md entry). An entry that matches no
+//   change fails too, so the list says exactly what was fixed.
 // - A new `info.version` (a new dated API version): breaking changes against the newest baseline
 //   are listed and allowed; the new version's baseline is added at release (`npm run release:baseline`).
 //
@@ -217,16 +220,52 @@ export function findBreakingChanges(base: Json, current: Json): Change[] {
   return diffBundles(base, current).filter((c) => c.impact === 'major' && c.excused === undefined);
 }
 
-/** A change as one readable line (or two). */
-export function describe(change: Change): string {
+/** Where a change is, readably: `GET /tokens responses/200/...` (the operation, then the pointer from it). */
+export function locate(change: Pick<Change, 'path'>): string {
   const where = segments(change.path);
   const method = where[0] === 'paths' || where[0] === 'webhooks' ? where[2] : undefined;
   const head = where[0] === 'paths' && method ? `${method.toUpperCase()} ${where[1]}` : where[0] === 'webhooks' ? `webhook ${where[1]}${method ? ` ${method.toUpperCase()}` : ''}` : where[0] ?? '';
   const rest = where.slice(method ? 3 : where[0] === 'paths' || where[0] === 'webhooks' ? 2 : 1).join('/');
+  return `${head}${rest ? ` ${rest}` : ''}`;
+}
+
+/** A change as one readable line (or two). */
+export function describe(change: Change): string {
   const message = change.messages.length > 0 ? change.messages.join(' ') : `${change.kind}`;
   const rules = change.ruleIds.length > 0 ? ` (${change.ruleIds.join(', ')})` : '';
-  return `${head}${rest ? ` ${rest}` : ''}: ${message}${rules}${change.excused ? ` [not breaking: ${change.excused}]` : ''}`;
+  return `${locate(change)}: ${message}${rules}${change.excused ? ` [not breaking: ${change.excused}]` : ''}`;
 }
+
+/**
+ * A breaking change accepted within a released version because it fixes the contract where it
+ * contradicted the product specification (a client relying on the contradiction relied on a
+ * defect). Listed in releases/<version>/fixes.json and described in CHANGELOG.md.
+ */
+export interface AcceptedFix {
+  /** Where the change is, as `locate` writes it. */
+  change: string;
+  /** The diff rule that rates it breaking. */
+  rule: string;
+  /** What the specification says and the contract now does. */
+  reason: string;
+}
+
+export const FIXES_FILE = 'fixes.json';
+
+/** The accepted fixes of a released version (none when it has no fixes file). */
+export function acceptedFixes(version: string, dir = RELEASES_DIR): AcceptedFix[] {
+  const file = join(dir, version, FIXES_FILE);
+  if (!existsSync(file)) return [];
+  const fixes = JSON.parse(readFileSync(file, 'utf8')) as AcceptedFix[];
+  for (const fix of fixes) {
+    if (typeof fix.change !== 'string' || typeof fix.rule !== 'string' || typeof fix.reason !== 'string' || fix.reason.trim() === '') {
+      throw new Error(`releases/${version}/${FIXES_FILE}: every entry needs change, rule and a reason: ${JSON.stringify(fix)}`);
+    }
+  }
+  return fixes;
+}
+
+const fixes = (fix: AcceptedFix, change: Change): boolean => locate(change) === fix.change && change.ruleIds.includes(fix.rule);
 
 /** Released API versions with a baseline, oldest first (dated versions sort as strings). */
 export function releasedVersions(dir = RELEASES_DIR): string[] {
@@ -244,6 +283,10 @@ export interface GateResult {
   newVersion: boolean;
   breaking: Change[];
   excused: Change[];
+  /** Breaking changes within the released version that its fixes file accepts. */
+  fixed: Change[];
+  /** Entries of the fixes file that match no change: the list must say exactly what was fixed. */
+  staleFixes: AcceptedFix[];
   lines: string[];
 }
 
@@ -258,22 +301,33 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const baselineVersion = newVersion ? newest : version;
   const base = JSON.parse(readFileSync(join(dir, baselineVersion, 'openapi.json'), 'utf8')) as Json;
   const changes = diffBundles(base, current);
-  const breaking = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
+  const major = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
+  if (newVersion) {
+    const lines = [`${version} vs releases/${baselineVersion}: ${major.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
+    if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, or a property moved within an allOf)`);
+    lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
+    for (const c of major) lines.push(`  ${describe(c)}`);
+    lines.push(`At release, add its baseline: \`npm run release:baseline\` (writes releases/${version}/openapi.json) and a CHANGELOG.md entry.`);
+    return { ok: true, version, baselineVersion, newVersion, breaking: major, excused, fixed: [], staleFixes: [], lines };
+  }
+  const accepted = acceptedFixes(version, dir);
+  const fixed = major.filter((c) => accepted.some((fix) => fixes(fix, c)));
+  const breaking = major.filter((c) => !fixed.includes(c));
+  const staleFixes = accepted.filter((fix) => !major.some((c) => fixes(fix, c)));
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
   if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, or a property moved within an allOf)`);
-  if (newVersion) {
-    lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
-    for (const c of breaking) lines.push(`  ${describe(c)}`);
-    lines.push(`At release, add its baseline: \`npm run release:baseline\` (writes releases/${version}/openapi.json) and a CHANGELOG.md entry.`);
-    return { ok: true, version, baselineVersion, newVersion, breaking, excused, lines };
-  }
+  if (fixed.length > 0) lines.push(`  (${fixed.length} breaking changes are accepted fixes of contradictions with the product specification: releases/${version}/${FIXES_FILE}, CHANGELOG.md)`);
   if (breaking.length > 0) {
-    lines.push(`Breaking changes against the released ${version} (make them compatible, or release them as a new dated API version):`);
+    lines.push(`Breaking changes against the released ${version} (make them compatible, release them as a new dated API version, or, when one fixes a contradiction with the product specification, list it in releases/${version}/${FIXES_FILE} and CHANGELOG.md):`);
     for (const c of breaking) lines.push(`  ✖ ${describe(c)}`);
   }
-  return { ok: breaking.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
+  if (staleFixes.length > 0) {
+    lines.push(`Entries of releases/${version}/${FIXES_FILE} that match no breaking change (remove them, or correct \`change\` and \`rule\`):`);
+    for (const fix of staleFixes) lines.push(`  ✖ ${fix.change} (${fix.rule})`);
+  }
+  return { ok: breaking.length === 0 && staleFixes.length === 0, version, baselineVersion, newVersion, breaking, excused, fixed, staleFixes, lines };
 }
 
 if (import.meta.main) {

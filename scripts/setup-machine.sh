@@ -37,12 +37,16 @@ fi
 
 # Listen on loopback at the port the tests use, whatever the package's defaults; more connections
 # than the default 100, as the reliability tests run several server processes at once.
-$SUDO tee "$CONF/conf.d/payments-service.conf" >/dev/null <<EOF
-# Written by scripts/setup-machine.sh (payments-service contract package).
+SETTINGS="# Written by scripts/setup-machine.sh (payments-service contract package).
 listen_addresses = '127.0.0.1'
 port = $PG_PORT
-max_connections = 300
-EOF
+max_connections = 300"
+SETTINGS_FILE=$CONF/conf.d/payments-service.conf
+restart=0 reload=0
+if [ "$($SUDO cat "$SETTINGS_FILE" 2>/dev/null)" != "$SETTINGS" ]; then
+  echo "$SETTINGS" | $SUDO tee "$SETTINGS_FILE" >/dev/null
+  restart=1
+fi
 
 # pg_hba.conf is read top down and PostgreSQL 15 has no include for it: put the trust line for the
 # `postgres` role on 127.0.0.1 first, once. Every other role and address keeps Debian's rules.
@@ -53,13 +57,18 @@ if ! $SUDO grep -qF "$HBA_LINE" "$HBA"; then
   { echo "$HBA_LINE"; $SUDO cat "$HBA"; } | $SUDO tee "$HBA.new" >/dev/null
   $SUDO chown --reference="$HBA" "$HBA.new" && $SUDO chmod --reference="$HBA" "$HBA.new"
   $SUDO mv "$HBA.new" "$HBA"
+  reload=1
 fi
 
-# Start it, or restart it when it runs already: the settings above apply either way.
-if $SUDO pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
+# Start it; where it runs already, apply what changed above (a server that runs as wanted is left
+# alone: a second run does not cut a developer's connections).
+if ! $SUDO pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
+  # A server of another origin on the port is used as it is, if it lets `postgres` in (checked below).
+  pg_isready -h 127.0.0.1 -p "$PG_PORT" -q || $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start
+elif [ "$restart" = 1 ]; then
   $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main restart
-else
-  $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start
+elif [ "$reload" = 1 ]; then
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main reload
 fi
 for _ in $(seq 1 60); do pg_isready -h 127.0.0.1 -p "$PG_PORT" -q && break; sleep 0.5; done
 pg_isready -h 127.0.0.1 -p "$PG_PORT" -q || { echo "PostgreSQL did not start on 127.0.0.1:$PG_PORT" >&2; exit 1; }

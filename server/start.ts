@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { answerClientErrors, HTTP_LIMITS } from './http/client-errors.ts';
 import { boot } from './boot.ts';
 import type { Config } from './config.ts';
 import { unitOfWork } from './db/unit-of-work.ts';
@@ -36,7 +37,9 @@ export async function startServer(config: Config, log: Logger): Promise<StartedS
   if (config.testFault !== undefined) log.warn({ testFault: config.testFault }, 'PAYMENTS_TEST_FAULT: the ledger is broken on purpose (NODE_ENV=test only)');
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
-  const server = createServer(createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, trustProxy: config.trustProxy, testControls: config.testControls }));
+  const app = createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, trustProxy: config.trustProxy, testControls: config.testControls });
+  const server = createServer({ ...HTTP_LIMITS }, app);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -178,7 +178,7 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
     // An ACH transfer-out to an account ending in 005 stays PENDING long enough to be cancelled.
     const { account, external } = await accountPair('005');
     const sent = await api.POST('/transfer-out', { body: { source: { accountId: account.id }, destination: { accountId: external.id }, amount: 100 } });
-    if (sent.data === undefined) throw new Error(`POST /transfer-out: ${sent.response.status}`);
+    if (sent.data === undefined || !('id' in sent.data)) throw new Error(`POST /transfer-out: ${sent.response.status}`);
     const path = `/transactions/${sent.data.id}/cancel`;
     const cancelled = async () => (await api.GET('/transactions', { params: { query: { accountId: account.id, status: 'CANCELLED' } } })).data?.totalCount ?? -1;
     return [{ path, body: json({ reason: 'first' }) }, { path, body: json({ reason: 'second' }) }, cancelled];

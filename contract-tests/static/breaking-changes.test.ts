@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkBreakingChanges, describe as describeChange, findBreakingChanges } from '../../scripts/breaking-changes.ts';
+import { checkBreakingChanges, describe as describeChange, findBreakingChanges, FIXES_FILE, locate } from '../../scripts/breaking-changes.ts';
 
 type Json = Record<string, any>;
 
@@ -141,13 +141,33 @@ describe('breaking-change gate', () => {
     it('passes the current bundle against its committed baseline', () => {
       const result = checkBreakingChanges(bundle);
       expect(result.lines.join('\n')).toContain(`${bundle.info.version} vs releases/${bundle.info.version}: 0 breaking`);
-      expect(result).toMatchObject({ ok: true, newVersion: false, breaking: [] });
+      expect(result).toMatchObject({ ok: true, newVersion: false, breaking: [], staleFixes: [] });
     });
 
     it('fails a breaking change within the released version', () => {
       const result = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
       expect(result.ok).toBe(false);
       expect(result.lines.join('\n')).toMatch(/✖ POST \/tokens: Operation `POST \/tokens` was removed/);
+    });
+
+    it('accepts it when the version lists it as a fix, and fails an entry that matches no change', () => {
+      const doc = withoutOperation(bundle.info.version);
+      const [change] = checkBreakingChanges(doc, dir).breaking;
+      if (change === undefined) throw new Error('no breaking change to list');
+      const fix = { change: locate(change), rule: change.ruleIds[0] ?? '', reason: 'The product specification has no POST /tokens.' };
+      const stale = { change: 'GET /tokens responses/200', rule: 'schema-constraint-changed', reason: 'Fixed nothing.' };
+      try {
+        writeFileSync(join(dir, bundle.info.version, FIXES_FILE), JSON.stringify([fix]));
+        expect(checkBreakingChanges(doc, dir)).toMatchObject({ ok: true, breaking: [], fixed: [change], staleFixes: [] });
+        writeFileSync(join(dir, bundle.info.version, FIXES_FILE), JSON.stringify([fix, stale]));
+        const result = checkBreakingChanges(doc, dir);
+        expect(result).toMatchObject({ ok: false, breaking: [], staleFixes: [stale] });
+        expect(result.lines.join('\n')).toContain('✖ GET /tokens responses/200 (schema-constraint-changed)');
+        writeFileSync(join(dir, bundle.info.version, FIXES_FILE), JSON.stringify([{ ...fix, reason: ' ' }]));
+        expect(() => checkBreakingChanges(doc, dir)).toThrow(/needs change, rule and a reason/);
+      } finally {
+        rmSync(join(dir, bundle.info.version, FIXES_FILE), { force: true });
+      }
     });
 
     it('allows it in a new dated version and asks for its baseline', () => {

@@ -3,6 +3,7 @@
 // sandbox table names every value of server/simulation/ with its outcome, and every tag sits in
 // exactly one `x-tagGroups` group (Redoc hides a tag left out of the groups).
 import { describe, expect, it } from 'vitest';
+import { clientErrorAnswer, HTTP_LIMITS } from '../../server/http/client-errors.ts';
 import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
@@ -61,6 +62,26 @@ describe('the errors catalogue', () => {
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(declared);
     for (const row of table.rows) expect(row[2]?.length ?? 0, row.join(' | ')).toBeGreaterThan(10);
+  });
+
+  it('lists the answers of the HTTP layer as the server gives them, with its limits', () => {
+    const table = findTable(guide('Errors'), 'Before any operation');
+    const listed = table.rows.map(([status = '', code = '']) => `${status} ${backticked(code).join('')}`).sort();
+    const given = ['HPE_INVALID_METHOD', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_CHUNK_EXTENSIONS_OVERFLOW', 'HPE_HEADER_OVERFLOW'].map((code) => {
+      const answer = clientErrorAnswer(code);
+      return `${answer?.status} ${answer?.code}`;
+    });
+    expect(listed).toEqual(given.sort());
+    const text = table.rows.map((row) => row.join(' ')).join('\n');
+    expect(text).toContain(`${HTTP_LIMITS.maxHeaderSize / 1024} KiB`);
+    expect(text).toContain(`${HTTP_LIMITS.headersTimeout / 1000} seconds`);
+    expect(text).toContain(`${HTTP_LIMITS.requestTimeout / 60_000} minutes`);
+  });
+
+  it('says every 401 carries a reason, which Error401 requires (so the contract check of every 401 checks it)', () => {
+    const parts = (spec.components.schemas?.Error401 as { allOf: { required?: string[]; properties?: { reason?: { minLength?: number } } }[] }).allOf;
+    expect(parts.some((p) => p.required?.includes('reason') === true && p.properties?.reason?.minLength === 1)).toBe(true);
+    expect(guide('Errors')).toContain('Every `401` answer also carries a `reason`');
   });
 });
 

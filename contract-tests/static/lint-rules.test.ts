@@ -94,6 +94,14 @@ describe('house rules', () => {
     expect(lint(doc, 'role-missing')).toContain('house/operation-declares-access');
   });
 
+  it('house/operation-declares-access also fails an x-grants that names nothing it knows', () => {
+    const doc = parse(valid);
+    createOp(doc)['x-grants'] = 'EVERYTHING';
+    expect(lint(doc, 'grants-unknown')).toContain('house/operation-declares-access');
+    createOp(doc)['x-grants'] = 'AGENT_POLICY';
+    expect(lint(doc, 'grants-known').filter((rule) => rule.startsWith('house/'))).toEqual([]);
+  });
+
   it('the documented exceptions pass: an enum another standard fixes, an unpaginated bounded {data} list', () => {
     const doc = parse(valid);
     doc.components.schemas.Widget.properties.transports = { type: 'array', description: 'Transports.', items: { type: 'string', enum: ['usb', 'nfc'], 'x-enum-standard': 'W3C WebAuthn' } };

@@ -66,4 +66,12 @@ describe('operations', () => {
       expect(Object.keys((deref<Record<string, unknown>>(tooMany).headers ?? {}) as object)).toContain('Retry-After');
     }
   });
+
+  it('takes Request-Id wherever it takes Service-Wallet-Signature: a signature answers one signing request', () => {
+    const headersOf = (o: (typeof operations)[number]) =>
+      ((o.operation.parameters ?? []) as unknown[]).map((p) => deref<{ name: string; in: string }>(p)).filter((p) => p.in === 'header').map((p) => p.name);
+    const signed = operations.filter((o) => headersOf(o).includes('Service-Wallet-Signature'));
+    expect(signed.map((o) => o.operation.operationId)).toEqual(expect.arrayContaining(['executeQuote', 'executeCurrentAgentQuote', 'createAuthCredential']));
+    expect(signed.filter((o) => !headersOf(o).includes('Request-Id')).map((o) => o.operation.operationId)).toEqual([]);
+  });
 });

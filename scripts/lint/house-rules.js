@@ -19,6 +19,8 @@ const AGENT_PERMISSIONS = [
   'MANAGE_EXTERNAL_ACCOUNTS',
 ];
 const MONEY_AGENT_PERMISSIONS = ['CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES'];
+/** What an operation that gives power gives (spec/guides/authentication.md: nobody gives more than they hold). */
+const GRANTS = ['REQUESTED_PERMISSIONS', 'AGENT_POLICY', 'PAYMENT'];
 
 const isRef = (node) => node !== null && typeof node === 'object' && typeof node.$ref === 'string';
 const deref = (node, ctx) => (isRef(node) ? ctx.resolve(node).node : node);
@@ -57,6 +59,12 @@ function OperationDeclaresAccess() {
       ctx.report({
         message: `An operation with bearerAuth names the agent permission it needs in \`x-agent-permission\` (${AGENT_PERMISSIONS.join(', ')}) (${GUIDE}).`,
         location: ctx.location.key(),
+      });
+    }
+    if (op['x-grants'] !== undefined && (!GRANTS.includes(op['x-grants']) || !schemes.includes('basicAuth'))) {
+      ctx.report({
+        message: `\`x-grants\` is one of ${GRANTS.join(', ')}, on an operation with basicAuth (${GUIDE}).`,
+        location: ctx.location.child(['x-grants']),
       });
     }
     // The docs show a requirement's roles next to its scheme, so the permission is also listed there

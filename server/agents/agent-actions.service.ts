@@ -9,7 +9,7 @@ import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { iso } from '../shared/clock.ts';
 import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';
 import { lockBalances, moveTransaction } from '../ledger/ledger.service.ts';
-import { executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
+import { checkQuoteRequestIdFirst, executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
 import { getQuote } from '../quotes/quotes.service.ts';
 import { noteAgentAction } from '../quotes/quotes.repository.ts';
 import { ApiError, conflict, forbidden, notFound, unauthorized } from '../shared/errors.ts';
@@ -147,6 +147,7 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
   const agent = await lockCallingAgent(ctx);
   const quote = await lockQuote(ctx, quoteId);
   if (quote.agent_id !== agent.id) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
+  await checkQuoteRequestIdFirst(ctx, quote, signature);
   const earlier = quote.agent_action_id === null ? undefined : await findAction(ctx.db, ctx.platformId, quote.agent_action_id, agent.id);
   if (earlier?.status === 'PENDING_APPROVAL') throw conflict('CONFLICT', `Quote ${quote.id} already waits for approval in agent action ${earlier.id}.`, { agentActionId: earlier.id });
   const accounts = [quote.source_account_id, quote.destination_account_id].filter((id): id is string => id !== null);

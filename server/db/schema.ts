@@ -35,10 +35,17 @@ export interface ApiTokenTable {
   deleted_at: Timestamp | null;
 }
 
+/** Counted per clientId alone by earlier versions; kept for them during a rolling upgrade (migration 0013). */
 export interface AuthFailureTable {
   client_id_hash: string;
   window_started_at: Timestamp;
   failures: number;
+}
+
+/** Failed attempts of one key: when they will all have come back (limits/failure-limits.service.ts). */
+export interface FailureLimitTable {
+  key: string;
+  recovered_at: Timestamp;
 }
 
 export interface CredentialCacheLeaseTable {
@@ -465,6 +472,7 @@ export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
   auth_failures: AuthFailureTable;
+  failure_limits: FailureLimitTable;
   credential_cache_leases: CredentialCacheLeaseTable;
   encryption_key_check: EncryptionKeyCheckTable;
   idempotency_keys: IdempotencyKeyTable;

@@ -1,11 +1,12 @@
 // One database transaction with its after-commit work: the tasks a service hands to `afterCommit`
 // run only once the transaction has committed, and never when it rolled back. A failing task is
 // logged; it cannot undo a commit, so it must not fail the request or the job either. A transaction
-// that met statements made stale by a schema change runs once more (prepared-statements.ts).
+// that met a deadlock, a serialization failure or statements made stale by a schema change runs
+// again (transaction-retry.ts).
 import type { Kysely } from 'kysely';
 import type { Runtime, ServiceContext } from '../context.ts';
-import { againIfStalePlan } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
+import { retryTransaction } from './transaction-retry.ts';
 
 type Task = () => void | Promise<void>;
 
@@ -27,7 +28,7 @@ export function collectingContext(runtime: Runtime, db: ServiceContext['db']): {
 
 export async function unitOfWork<T>(runtime: Runtime, db: Kysely<Database>, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   let tasks: Task[] = [];
-  const result = await againIfStalePlan(() =>
+  const result = await retryTransaction(() =>
     db.transaction().execute(async (trx) => {
       const collected = collectingContext(runtime, trx);
       tasks = collected.tasks;

@@ -43,7 +43,7 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
       let principal: Principal | undefined;
       try {
         // Outside any transaction: a failed attempt is counted whatever happens to the request.
-        principal = await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret);
+        principal = await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret, req.ip ?? '');
       } catch (err) {
         if (err instanceof ApiError) deny(req, err);
         // The database failing is not the caller's fault: a 500, not a 401.

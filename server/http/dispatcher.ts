@@ -10,7 +10,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { RequestContext, Runtime } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { againIfStalePlan } from '../db/prepared-statements.ts';
+import { retryTransaction } from '../db/transaction-retry.ts';
 import { collectingContext, runTasks } from '../db/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
@@ -130,7 +130,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
 
       const key = info.takesIdempotencyKey ? input.headers['idempotency-key'] : undefined;
       if (key === undefined) {
-        const { result, serialized } = await againIfStalePlan(() => {
+        const { result, serialized } = await retryTransaction(() => {
           tasks.length = 0;
           return db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
         });
@@ -140,8 +140,9 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
 
       const scope: KeyScope = { credentialId: principal.credentialId, operationId: op.operationId, key };
       const fingerprint = requestFingerprint({ operationId: op.operationId, path: input.path, query: input.query, body: input.body });
-      // A stale plan (prepared-statements.ts) rolls the whole transaction back, key claim included.
-      await againIfStalePlan(async () => {
+      // A deadlock or a stale plan (transaction-retry.ts) rolls the whole transaction back, key
+      // claim included, and it runs again.
+      await retryTransaction(async () => {
         tasks.length = 0;
         const trx = await db.startTransaction().execute();
         try {
@@ -154,14 +155,18 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           const work = await trx.savepoint('work').execute();
           try {
             const { result, serialized } = await execute(op, info, input, principal, work, tasks);
-            await rememberResponse(keyCtx, scope, fingerprint, result);
+            // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
+            // stays free for the signed retry, whose answer is the one stored.
+            if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);
             await trx.commit().execute();
             await runTasks(runtime, tasks);
             return send(res, result, serialized);
           } catch (err) {
             const { error } = toApiError(err, req);
-            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
-            if (error.status >= 500) throw err;
+            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be
+            // retried, nor a 401 (a missing or wrong signature or proof authorized nothing), so the
+            // corrected request can carry the same key.
+            if (error.status >= 500 || error.status === 401) throw err;
             await work.rollbackToSavepoint('work').execute();
             await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
             await trx.commit().execute();

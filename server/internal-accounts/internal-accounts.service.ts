@@ -9,7 +9,7 @@ import { isCrypto } from '../shared/currencies.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
-import { requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { toInternalAccount } from './internal-accounts.mapper.ts';
 import { findInternalAccount, insertInternalAccounts, listInternalAccounts, lockInternalAccount, updatePrivacy, type InternalAccountRow } from './internal-accounts.repository.ts';
 
@@ -86,6 +86,7 @@ export async function updateEmbeddedWallet(
   body: components['schemas']['InternalAccountUpdateRequest'],
   headers: SignatureHeaders,
 ): Promise<Challenged | { status: 200; body: InternalAccount }> {
+  await checkSignedRetryFirst(ctx, 'updateInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'updateInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
   if (!outcome.signed) return { status: 202, body: outcome.challenge };
@@ -100,6 +101,7 @@ export async function exportEmbeddedWallet(
   body: components['schemas']['InternalAccountExportRequest'],
   headers: SignatureHeaders,
 ): Promise<Challenged | { status: 200; body: components['schemas']['InternalAccountExportResponse'] }> {
+  await checkSignedRetryFirst(ctx, 'exportInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'exportInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
   if (!outcome.signed) return { status: 202, body: outcome.challenge };

@@ -1,12 +1,13 @@
 // UMA invitations. Any platform reads and claims an invitation by its code (the invitee's platform
-// claims it); only its creator cancels it. Claiming sends INVITATION_CLAIMED to the creator, whose
+// claims it), so guessing codes is limited per platform (byCode); only its creator cancels it. Claiming sends INVITATION_CLAIMED to the creator, whose
 // platform then sends `amountToSend` itself: the service moves no money here.
 import { randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
-import { badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { ApiError, badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
 import { assertTransition } from '../shared/state-machine.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
@@ -18,6 +19,35 @@ type Schemas = components['schemas'];
 type Invitation = Schemas['Invitation'];
 
 const newCode = (): string => randomBytes(4).toString('hex');
+
+/**
+ * Unknown codes one platform may look up (read, claim, cancel): 10 at once, then one more every 6
+ * minutes. A code has 32 bits and any platform may use any code, so unlimited guesses would find
+ * live ones (and claiming one redirects the inviter's payment). Counted per platform, the caller of
+ * these operations whatever its tokens or addresses; no platform can slow another.
+ */
+export const UNKNOWN_INVITATION_LIMIT: FailureLimit = {
+  name: 'invitation-code',
+  max: 10,
+  periodMs: 60 * 60_000,
+  refusal: { code: 'RATE_LIMITED', message: 'Too many unknown invitation codes from this platform; wait before trying again.' },
+};
+
+/**
+ * Runs `work` on an invitation found by its code: 429 while the platform has no attempt left
+ * (whatever the code: an answer would tell a guesser it guessed right), and an unknown code
+ * (404) counted against it. `ctx.db` must not be a transaction: the count outlives the request's.
+ */
+export async function byCode<T>(ctx: PlatformContext, work: () => Promise<T>): Promise<T> {
+  const key = limitKey(UNKNOWN_INVITATION_LIMIT, ctx.platformId);
+  await checkFailureLimit(ctx, UNKNOWN_INVITATION_LIMIT, key);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND') await countFailure(ctx, UNKNOWN_INVITATION_LIMIT, key);
+    throw err;
+  }
+}
 
 export async function createInvitation(ctx: PlatformContext, body: Schemas['InvitationCreateRequest']): Promise<Invitation> {
   const at = ctx.clock.now();

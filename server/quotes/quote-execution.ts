@@ -12,7 +12,7 @@ import { badRequest, conflict, invalidField, notFound } from '../shared/errors.t
 import { toTransaction } from '../transactions/transactions.mapper.ts';
 import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
 import { openPayment, scheduleNextChange, startApprovedPayment, type Initiator, type PreparedPayment } from '../transactions/transfers.service.ts';
-import { requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { planPayment, type PlannedDestination } from './payment-plan.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { toQuote } from './quotes.mapper.ts';
@@ -40,6 +40,16 @@ export async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<
   const quote = await findQuoteForUpdate(ctx.db, ctx.platformId, quoteId);
   if (quote === undefined) throw notFound('QUOTE_NOT_FOUND', 'No such quote.');
   return quote;
+}
+
+/**
+ * The first check of executing a quote from an Embedded Wallet: a presented Request-Id, before the
+ * quote's state, the balance or an agent's policy, so a spent one answers 401 REQUEST_ID_REUSED
+ * (not 409 for the quote it executed). Other sources ignore the signature headers.
+ */
+export async function checkQuoteRequestIdFirst(ctx: PlatformContext, quote: QuoteRow, headers: SignatureHeaders): Promise<void> {
+  if (headers.requestId === undefined || quote.source_account_id?.startsWith('InternalAccount:') !== true) return;
+  if ((await requireInternalAccount(ctx, quote.source_account_id)).type === 'EMBEDDED_WALLET') await checkIssuedRequestFirst(ctx, 'executeQuote', headers);
 }
 
 /**
@@ -93,7 +103,9 @@ export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow
 }
 
 export async function executeQuote(ctx: PlatformContext, quoteId: string, headers: SignatureHeaders): Promise<Schemas['Quote']> {
-  return toQuote((await executeOpenQuote(ctx, await lockQuote(ctx, quoteId), headers)).quote, ctx.clock.now());
+  const quote = await lockQuote(ctx, quoteId);
+  await checkQuoteRequestIdFirst(ctx, quote, headers);
+  return toQuote((await executeOpenQuote(ctx, quote, headers)).quote, ctx.clock.now());
 }
 
 /** The quote's waiting transaction, locked; a real-time-funded quote always has one. */

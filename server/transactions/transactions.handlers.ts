@@ -4,12 +4,13 @@ import { approveTransaction, rejectTransaction } from '../agents/agent-actions.s
 import type { AreaHandlers } from '../http/handler-types.ts';
 import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
 import { createTransferIn, createTransferOut } from './transfers.service.ts';
+import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
 export const transactionHandlers: AreaHandlers<
   'createTransferIn' | 'createTransferOut' | 'listTransactions' | 'getTransaction' | 'cancelTransaction' | 'approveTransaction' | 'rejectTransaction'
 > = {
   createTransferIn: async (req, ctx) => ({ status: 201, body: await createTransferIn(ctx, req.body) }),
-  createTransferOut: async (req, ctx) => ({ status: 201, body: await createTransferOut(ctx, req.body) }),
+  createTransferOut: async (req, ctx) => createTransferOut(ctx, req.body, signatureHeaders(req.headers)),
   listTransactions: async (req, ctx) => ({ status: 200, body: await listTransactions(ctx, req.query) }),
   getTransaction: async (req, ctx) => ({ status: 200, body: await getTransaction(ctx, req.path.transactionId) }),
   cancelTransaction: async (req, ctx) => ({ status: 200, body: await cancelTransaction(ctx, req.path.transactionId, req.body?.reason) }),

@@ -1,7 +1,8 @@
 // Same-currency transfers between an internal account and an external account of the same owner:
 // transfer-in pulls from the external account, transfer-out pushes to it. The sandbox outcome
 // (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the ledger
-// records the transaction and moves the money; the changes that follow are durable jobs.
+// records the transaction and moves the money; the changes that follow are durable jobs. A
+// transfer-out from an Embedded Wallet needs its owner's signature: a signed retry.
 import { randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
@@ -22,6 +23,7 @@ import { canReceiveOn, defaultRail, RAILS } from './payment-rails.ts';
 import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
 import { toTransaction } from './transactions.mapper.ts';
 import { findTransactionForUpdate, type TransactionRow } from './transactions.repository.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
@@ -141,16 +143,39 @@ export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['Tra
   return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
 }
 
-export async function createTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest']): Promise<Transaction> {
-  return toTransaction(await openPayment(ctx, await prepareTransferOut(ctx, body)));
+/**
+ * `POST /transfer-out`. From an Embedded Wallet, the signed retry: the first call is checked in
+ * full (so the owner never signs a transfer bound to fail) and answers 202; the identical request
+ * signed by a session of the wallet sends it. Other sources ignore the signature headers.
+ */
+export async function createTransferOut(
+  ctx: PlatformContext,
+  body: Schemas['TransferOutRequest'],
+  headers: SignatureHeaders,
+): Promise<{ status: 201; body: Transaction } | { status: 202; body: Schemas['SignedRetryChallenge'] }> {
+  const source = await requireInternalAccount(ctx, body.source.accountId);
+  if (source.type === 'EMBEDDED_WALLET') await checkSignedRetryFirst(ctx, 'createTransferOut', headers);
+  const prepared = await prepareTransferOut(ctx, body, { signedByWallet: true });
+  if (source.type === 'EMBEDDED_WALLET') {
+    const shown = { amount: body.amount, currency: source.currency, destinationAccountId: body.destination.accountId };
+    const outcome = await requireWalletSignature(ctx, { wallet: source, operation: 'createTransferOut', target: { field: 'accountId', id: source.id }, body, shown }, headers);
+    if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  }
+  return { status: 201, body: toTransaction(await openPayment(ctx, prepared)) };
 }
 
-/** `checkBalance: false` for a transfer that will wait for approval (the balance is checked then). */
-export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean } = {}): Promise<PreparedPayment> {
+/**
+ * `checkBalance: false` for a transfer that will wait for approval (the balance is checked then).
+ * An Embedded Wallet source only with `signedByWallet`, when the caller has its owner sign (agents
+ * cannot: their transfer-outs from a wallet are refused).
+ */
+export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean; signedByWallet?: boolean } = {}): Promise<PreparedPayment> {
   const internal = await requireInternalAccount(ctx, body.source.accountId);
-  if (internal.type === 'EMBEDDED_WALLET') {
-    // Self-custodial: the owner signs every payment out, which only a quote's execution carries.
-    throw invalidField('/source/accountId', 'An Embedded Wallet pays out through a quote its owner signs: POST /quotes, then POST /quotes/{quoteId}/execute with Service-Wallet-Signature.');
+  if (internal.type === 'EMBEDDED_WALLET' && options.signedByWallet !== true) {
+    throw invalidField(
+      '/source/accountId',
+      "An agent cannot send from an Embedded Wallet: its owner signs every payment out. Create a quote from it and execute it with the owner's Service-Wallet-Signature.",
+    );
   }
   const external = await requireExternalAccount(ctx, body.destination.accountId);
   checkPair(internal, external);

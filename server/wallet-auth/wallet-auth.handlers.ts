@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../db/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
-import { countVerifyFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
+import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
 import { signatureHeaders } from './signed-retry.service.ts';
 
 export const walletAuthHandlers: AreaHandlers<
@@ -14,7 +14,7 @@ export const walletAuthHandlers: AreaHandlers<
   listAuthCredentials: async (req, ctx) => ({ status: 200, body: await listCredentials(ctx, req.query.accountId) }),
   revokeAuthCredential: async (req, ctx) => revokeCredential(ctx, req.path.credentialId, signatureHeaders(req.headers)),
   challengeAuthCredential: async (req, ctx) => ({ status: 200, body: await challengeCredential(ctx, req.path.credentialId, req.body) }),
-  // Its own transaction: a wrong proof is counted against the credential although the request fails.
+  // Its own transaction: a wrong code is counted against it although the request fails.
   verifyAuthCredential: withoutTransaction(async (req, ctx) => {
     const db = ctx.db as Kysely<Database>; // outside a transaction: withoutTransaction hands over the pool
     try {
@@ -22,7 +22,7 @@ export const walletAuthHandlers: AreaHandlers<
       return { status: 200, body: session };
     } catch (err) {
       if (!(err instanceof ProofFailure)) throw err;
-      await countVerifyFailure({ ...ctx, db }, err.credentialId);
+      await countOtpFailure({ ...ctx, db }, err);
       throw err.error;
     }
   }),

@@ -128,16 +128,16 @@ export async function listEmails(db: Db, credentialId: string): Promise<WalletEm
   return db.selectFrom('wallet_emails').selectAll().where('credential_id', '=', credentialId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Adds one failed verification to the credential's fixed window (a closed window starts again). */
-export async function recordVerifyFailure(db: Db, credentialId: string, at: Date, windowMs: number): Promise<void> {
-  const windowStart = new Date(at.getTime() - windowMs);
+/** Counts a wrong code against the pending code `otpHash` (not a newer one); the `max`th voids it. */
+export async function recordOtpFailure(db: Db, credentialId: string, otpHash: string, max: number): Promise<void> {
   await db
     .updateTable('wallet_credentials')
     .set({
-      verify_window_started_at: sql`case when verify_window_started_at is null or verify_window_started_at <= ${windowStart} then ${at} else verify_window_started_at end`,
-      verify_failures: sql`case when verify_window_started_at is null or verify_window_started_at <= ${windowStart} then 1 else verify_failures + 1 end`,
+      verify_failures: sql`verify_failures + 1`,
+      otp_hash: sql`case when verify_failures + 1 >= ${max} then null else otp_hash end`,
     })
     .where('id', '=', credentialId)
+    .where('otp_hash', '=', otpHash)
     .execute();
 }
 

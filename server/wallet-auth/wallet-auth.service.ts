@@ -9,7 +9,7 @@ import type { Db } from '../db/database.ts';
 import { addMs, iso } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
 import { toAuthMethod, toPasskeyChallenge } from './wallet-auth.mapper.ts';
 import {
   claimChallengeSlot,
@@ -73,7 +73,8 @@ async function sendOtp(ctx: PlatformContext, credential: CredentialRow, email: s
     text: `Your code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
     created_at: at,
   });
-  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, updated_at: credential.updated_at });
+  // A new code starts with all its attempts (sessions.service.ts MAX_OTP_ATTEMPTS).
+  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, verify_failures: 0, updated_at: credential.updated_at });
 }
 
 export async function createCredential(
@@ -81,6 +82,7 @@ export async function createCredential(
   body: CreateRequest,
   headers: SignatureHeaders,
 ): Promise<{ status: 201; body: Schemas['AuthMethod'] } | { status: 202; body: Schemas['SignedRetryChallenge'] }> {
+  await checkSignedRetryFirst(ctx, 'createAuthCredential', headers);
   const wallet = await requireEmbeddedWallet(ctx, body.accountId, { lock: true });
   const existing = await listLiveCredentials(ctx.db, wallet.id);
   if (existing.some((c) => c.type === body.type)) throw alreadyExists(wallet, body.type);
@@ -146,6 +148,7 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
 }
 
 export async function revokeCredential(ctx: PlatformContext, credentialId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+  await checkSignedRetryFirst(ctx, 'revokeAuthCredential', headers);
   const found = await requireLiveCredential(ctx, credentialId);
   const wallet = await requireEmbeddedWallet(ctx, found.account_id, { lock: true });
   // Read again under the wallet's lock: two revocations must not leave the wallet without a credential.

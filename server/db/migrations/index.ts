@@ -13,6 +13,7 @@ import * as agents from './0009_agents.ts';
 import * as agentActions from './0010_agent_actions.ts';
 import * as credentialCacheLeases from './0011_credential_cache_leases.ts';
 import * as apiTokenChangeNotice from './0012_api_token_change_notice.ts';
+import * as failureLimits from './0013_failure_limits.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0010_agent_actions': agentActions,
   '0011_credential_cache_leases': credentialCacheLeases,
   '0012_api_token_change_notice': apiTokenChangeNotice,
+  '0013_failure_limits': failureLimits,
 };
