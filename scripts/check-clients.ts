@@ -85,7 +85,13 @@ for (const check of checks) {
   }
 
   const credentials = newCredentials();
-  const server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+  } catch (error) {
+    fail(`${check.name}: the sandbox server did not start: ${String(error)}`);
+    continue;
+  }
   try {
     row.flow = await check.flow.run({ baseUrl: server.baseUrl, ...credentials });
   } finally {
