@@ -3022,7 +3022,7 @@ export interface components {
         Error401: components["schemas"]["Error"] & {
             /**
              * @example 401
-             * @constant
+             * @enum {integer}
              */
             status?: 401;
             /**
@@ -3046,7 +3046,7 @@ export interface components {
         Error403: components["schemas"]["Error"] & {
             /**
              * @example 403
-             * @constant
+             * @enum {integer}
              */
             status?: 403;
             /**
@@ -3067,7 +3067,7 @@ export interface components {
         Error429: components["schemas"]["Error"] & {
             /**
              * @example 429
-             * @constant
+             * @enum {integer}
              */
             status?: 429;
             /**
@@ -3083,7 +3083,7 @@ export interface components {
         Error500: components["schemas"]["Error"] & {
             /**
              * @example 500
-             * @constant
+             * @enum {integer}
              */
             status?: 500;
             /**
@@ -3185,7 +3185,7 @@ export interface components {
         Error400: components["schemas"]["Error"] & {
             /**
              * @example 400
-             * @constant
+             * @enum {integer}
              */
             status?: 400;
             /**
@@ -3203,7 +3203,7 @@ export interface components {
         Error413: components["schemas"]["Error"] & {
             /**
              * @example 413
-             * @constant
+             * @enum {integer}
              */
             status?: 413;
             /**
@@ -3220,7 +3220,7 @@ export interface components {
         Error415: components["schemas"]["Error"] & {
             /**
              * @example 415
-             * @constant
+             * @enum {integer}
              */
             status?: 415;
             /**
@@ -3232,11 +3232,11 @@ export interface components {
         /**
          * ListEnvelope
          * @description Fields shared by every paginated list response. A list response is `allOf` this envelope and an
-         *     object with the `data` array of its items.
+         *     object with the required `data` array of its items, in a stable order (newest first unless the
+         *     operation says otherwise). The envelope does not declare `data` itself: openapi-python-client
+         *     would give every list the item type of the first it merges (`clients/README.md`).
          */
         ListEnvelope: {
-            /** @description The items of this page, in a stable order (newest first unless the operation says otherwise). */
-            data: unknown[];
             /**
              * @description True when more items follow this page.
              * @example false
@@ -3318,7 +3318,7 @@ export interface components {
          */
         TokenListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The tokens of this page, newest first. */
-            data?: components["schemas"]["Token"][];
+            data: components["schemas"]["Token"][];
         };
         /**
          * TokenCreateRequest
@@ -3346,7 +3346,7 @@ export interface components {
         Error409: components["schemas"]["Error"] & {
             /**
              * @example 409
-             * @constant
+             * @enum {integer}
              */
             status?: 409;
             /**
@@ -3362,7 +3362,7 @@ export interface components {
         Error422: components["schemas"]["Error"] & {
             /**
              * @example 422
-             * @constant
+             * @enum {integer}
              */
             status?: 422;
             /**
@@ -3378,7 +3378,7 @@ export interface components {
         Error404: components["schemas"]["Error"] & {
             /**
              * @example 404
-             * @constant
+             * @enum {integer}
              */
             status?: 404;
             /**
@@ -3616,7 +3616,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3747,7 +3747,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /**
@@ -3779,7 +3779,7 @@ export interface components {
          */
         CustomerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The customers of this page, newest first. */
-            data?: components["schemas"]["Customer"][];
+            data: components["schemas"]["Customer"][];
         };
         /**
          * CustomerCreateRequestBase
@@ -3851,7 +3851,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3957,7 +3957,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description Registered address of the business. */
@@ -3983,7 +3983,7 @@ export interface components {
         Error410: components["schemas"]["Error"] & {
             /**
              * @example 410
-             * @constant
+             * @enum {integer}
              */
             status?: 410;
             /**
@@ -4047,7 +4047,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant; must match the customer.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -4149,7 +4149,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant; must match the customer.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description New registered address of the business. */
@@ -4304,7 +4304,7 @@ export interface components {
          */
         BeneficialOwnerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The beneficial owners of this page, newest first. */
-            data?: components["schemas"]["BeneficialOwner"][];
+            data: components["schemas"]["BeneficialOwner"][];
         };
         /**
          * BeneficialOwnerPersonalInfoCreate
@@ -4603,7 +4603,7 @@ export interface components {
          */
         DocumentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The documents of this page, newest first. */
-            data?: components["schemas"]["Document"][];
+            data: components["schemas"]["Document"][];
         };
         /**
          * DocumentUploadRequest
@@ -4824,7 +4824,7 @@ export interface components {
          */
         VerificationListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The verifications of this page, newest first. */
-            data?: components["schemas"]["Verification"][];
+            data: components["schemas"]["Verification"][];
         };
         /**
          * VerificationCreateRequest
@@ -5088,7 +5088,7 @@ export interface components {
          */
         InternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The internal accounts of this page, newest first. */
-            data?: components["schemas"]["InternalAccount"][];
+            data: components["schemas"]["InternalAccount"][];
         };
         /**
          * InternalAccountUpdateRequest
@@ -5590,7 +5590,7 @@ export interface components {
          */
         ExternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The external accounts of this page, newest first. */
-            data?: components["schemas"]["ExternalAccount"][];
+            data: components["schemas"]["ExternalAccount"][];
         };
         /**
          * ExternalAccountCreateRequest
@@ -6629,7 +6629,7 @@ export interface components {
          */
         TransactionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The transactions of this page, in the requested `sortOrder` (newest first by default). */
-            data?: components["schemas"]["Transaction"][];
+            data: components["schemas"]["Transaction"][];
         };
         /**
          * TransactionApproveRequest
@@ -6753,7 +6753,7 @@ export interface components {
          */
         ExchangeRateListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The rates of this page, by source currency, destination currency and rail. */
-            data?: components["schemas"]["ExchangeRate"][];
+            data: components["schemas"]["ExchangeRate"][];
         };
         /**
          * Discovery
@@ -6794,7 +6794,7 @@ export interface components {
          */
         DiscoveryListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The banks of this page, by country, currency and bank name. */
-            data?: components["schemas"]["Discovery"][];
+            data: components["schemas"]["Discovery"][];
         };
         /**
          * InvitationAmountToSend
@@ -7182,7 +7182,7 @@ export interface components {
             /**
              * @description The credential type.
              * @example EMAIL_OTP
-             * @constant
+             * @enum {string}
              */
             type: "EMAIL_OTP";
         } & {
@@ -7363,7 +7363,7 @@ export interface components {
          */
         AuthSessionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The active sessions of this page, newest first. */
-            data?: components["schemas"]["AuthSession"][];
+            data: components["schemas"]["AuthSession"][];
         };
         /**
          * AgentPermission
@@ -7634,7 +7634,7 @@ export interface components {
          */
         AgentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The agents of this page, newest first. */
-            data?: components["schemas"]["Agent"][];
+            data: components["schemas"]["Agent"][];
         };
         /**
          * AgentCreateRequest
@@ -7919,7 +7919,7 @@ export interface components {
          */
         AgentActionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The actions of this page, newest first. */
-            data?: components["schemas"]["AgentAction"][];
+            data: components["schemas"]["AgentAction"][];
         };
         /**
          * AgentActionRejectRequest

@@ -5,7 +5,8 @@
 #     `postgres` role connects without a password (trust for that one role and address only), with
 #     the `postgres` and `test` databases;
 #   - Debian's chromium (the docs page's browser test; playwright never downloads one);
-#   - Go (the models and the clients in other languages) when the machine has none or an old one.
+#   - Go (the models and the clients in other languages) when the machine has none or an old one;
+#   - a JDK 17 with Maven, and Python's venv module (the clients in other languages), when missing.
 # Needs root, or sudo, for the packages and the cluster.
 set -euo pipefail
 
@@ -92,6 +93,17 @@ if ! command -v go >/dev/null; then
   apt_install golang-go
 fi
 step "$(go version)"
+# The Java client's check compiles with javac through Maven, which also fetches openapi-generator;
+# the Python clients' check makes a virtualenv (Debian splits ensurepip off into python3-venv).
+if ! command -v javac >/dev/null || ! command -v mvn >/dev/null; then
+  step "installing openjdk-17-jdk-headless and maven"
+  apt_install openjdk-17-jdk-headless maven
+fi
+if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+  step "installing python3-venv"
+  apt_install python3-venv
+fi
+step "$(javac -version 2>&1), $(mvn -v 2>/dev/null | sed -n '1s/\x1b\[[0-9;]*m//gp')"
 # The Python models parse date-times with python-dateutil.
 if ! python3 -c 'import dateutil.parser' 2>/dev/null; then
   step "installing python-dateutil"

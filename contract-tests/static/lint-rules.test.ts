@@ -77,6 +77,15 @@ describe('house rules', () => {
     expect(lint(doc, 'creates-without-key')).toContain('house/money-movement-idempotency-key');
   });
 
+  it('house/list-response-envelope also fails a list whose data the envelope declares, or its own member leaves optional', () => {
+    const doc = parse(valid);
+    doc.components.schemas.ListEnvelope.properties.data = { type: 'array', items: {} };
+    expect(lint(doc, 'envelope-data')).toContain('house/list-response-envelope');
+    const optional = parse(valid);
+    delete optional.components.schemas.WidgetListResponse.allOf[1].required;
+    expect(lint(optional, 'optional-data')).toContain('house/list-response-envelope');
+  });
+
   it('house/operation-declares-access also fails a security requirement whose role is not the x-permission', () => {
     const doc = parse(valid);
     listOp(doc).security = [{ basicAuth: ['MANAGE'] }];
