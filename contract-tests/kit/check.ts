@@ -58,9 +58,10 @@ const show = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 400 ? `${text.slice(0, 400)}…` : text;
 };
 
-/** Whether `actual` holds every field of `expected` (recursively; arrays compared whole). */
+/** Whether `actual` holds every field of `expected`, recursively (an array: as many items, each holding its counterpart's fields). */
 export function contains(actual: unknown, expected: unknown): boolean {
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return isDeepStrictEqual(actual, expected);
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => contains(actual[i], item));
+  if (expected === null || typeof expected !== 'object') return isDeepStrictEqual(actual, expected);
   if (actual === null || typeof actual !== 'object') return false;
   return Object.entries(expected).every(([k, v]) => contains((actual as Record<string, unknown>)[k], v));
 }

@@ -40,7 +40,7 @@ Options (environment variable in brackets):
   --help, --version
 
 Exit status: 0 when every check that ran passed, 1 when one failed, 2 when the run could not start.
-The full documentation: node_modules/${'@payments-service/contract'}/contract-tests/kit/README.md`;
+The full documentation: node_modules/@payments-service/contract/contract-tests/kit/README.md`;
 
 const env = process.env;
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -51,7 +51,6 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-let parsed: ReturnType<typeof parse>;
 function parse() {
   return parseArgs({
     options: {
@@ -82,83 +81,90 @@ function parse() {
     strict: true,
   });
 }
-try {
-  parsed = parse();
-} catch (error) {
-  usage(error instanceof Error ? error.message : String(error));
-}
-const o = parsed.values;
 
-if (o.help === true) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (o.version === true) {
-  console.log(packageVersion);
-  process.exit(0);
-}
+/** The run; its exit status. */
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    usage(error instanceof Error ? error.message : String(error));
+  }
+  const o = parsed.values;
+  if (o.help === true) {
+    console.log(HELP);
+    return 0;
+  }
+  if (o.version === true) {
+    console.log(packageVersion);
+    return 0;
+  }
 
-const number = (value: string | undefined, what: string, fallback: number, min = 0): number => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min) usage(`${what} must be a number of at least ${min}, got ${value}`);
-  return n;
-};
+  const number = (value: string | undefined, what: string, fallback: number, min = 0): number => {
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) usage(`${what} must be a number of at least ${min}, got ${value}`);
+    return n;
+  };
 
-const checks = select(allChecks(), list(o.only ?? env.PAYMENTS_CONFORMANCE_ONLY), list(o.skip ?? env.PAYMENTS_CONFORMANCE_SKIP));
+  const checks = select(allChecks(), list(o.only ?? env.PAYMENTS_CONFORMANCE_ONLY), list(o.skip ?? env.PAYMENTS_CONFORMANCE_SKIP));
+  if (o.list === true) {
+    for (const check of checks) console.log(`${headline(check)}${check.needs.length === 0 ? '' : `  [needs: ${check.needs.join(', ')}]`}\n    ${check.rule}`);
+    console.log(`${checks.length} checks`);
+    return 0;
+  }
 
-if (o.list === true) {
-  for (const check of checks) console.log(`${headline(check)}${check.needs.length === 0 ? '' : `  [needs: ${check.needs.join(', ')}]`}\n    ${check.rule}`);
-  console.log(`${checks.length} checks`);
-  process.exit(0);
-}
+  const baseUrl = o['base-url'] ?? env.PAYMENTS_BASE_URL;
+  const clientId = o['client-id'] ?? env.PAYMENTS_CLIENT_ID;
+  const clientSecret = o['client-secret'] ?? env.PAYMENTS_CLIENT_SECRET;
+  if (baseUrl === undefined || baseUrl === '') usage('--base-url (or PAYMENTS_BASE_URL) is required');
+  if (!URL.canParse(baseUrl)) usage(`--base-url is not a URL: ${baseUrl}`);
+  if (clientId === undefined || clientId === '' || clientSecret === undefined || clientSecret === '') usage('--client-id and --client-secret (or PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET) are required');
+  if (checks.length === 0) usage('--only / --skip leave no check to run (--list shows their ids and tags)');
+  const otherId = o['other-client-id'] ?? env.PAYMENTS_OTHER_CLIENT_ID;
+  const otherSecret = o['other-client-secret'] ?? env.PAYMENTS_OTHER_CLIENT_SECRET;
+  if ((otherId === undefined) !== (otherSecret === undefined)) usage('--other-client-id and --other-client-secret go together');
+  const webhookUrl = o['webhook-url'] ?? env.PAYMENTS_WEBHOOK_URL;
+  if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) usage(`--webhook-url is not a URL: ${webhookUrl}`);
+  const reportFile = o.report ?? env.PAYMENTS_CONFORMANCE_REPORT;
+  const quiet = o.quiet === true;
+  const prefix = o.prefix ?? env.PAYMENTS_CONFORMANCE_PREFIX;
 
-const baseUrl = o['base-url'] ?? env.PAYMENTS_BASE_URL;
-const clientId = o['client-id'] ?? env.PAYMENTS_CLIENT_ID;
-const clientSecret = o['client-secret'] ?? env.PAYMENTS_CLIENT_SECRET;
-if (baseUrl === undefined || baseUrl === '') usage('--base-url (or PAYMENTS_BASE_URL) is required');
-if (!URL.canParse(baseUrl)) usage(`--base-url is not a URL: ${baseUrl}`);
-if (clientId === undefined || clientId === '' || clientSecret === undefined || clientSecret === '') usage('--client-id and --client-secret (or PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET) are required');
-if (checks.length === 0) usage('--only / --skip leave no check to run (--list shows their ids and tags)');
-const otherId = o['other-client-id'] ?? env.PAYMENTS_OTHER_CLIENT_ID;
-const otherSecret = o['other-client-secret'] ?? env.PAYMENTS_OTHER_CLIENT_SECRET;
-if ((otherId === undefined) !== (otherSecret === undefined)) usage('--other-client-id and --other-client-secret go together');
-const webhookUrl = o['webhook-url'] ?? env.PAYMENTS_WEBHOOK_URL;
-if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) usage(`--webhook-url is not a URL: ${webhookUrl}`);
-const reportFile = o.report ?? env.PAYMENTS_CONFORMANCE_REPORT;
-const quiet = o.quiet === true;
-
-console.log(`payments-conformance ${packageVersion}: ${checks.length} checks against ${baseUrl}`);
-try {
-  const report = await runConformance(checks, {
-    baseUrl,
-    credentials: { clientId, clientSecret },
-    concurrency: number(o.concurrency ?? env.PAYMENTS_CONFORMANCE_CONCURRENCY, '--concurrency', 4, 1),
-    stateless: flag(o.stateless, 'PAYMENTS_CONFORMANCE_STATELESS'),
-    skipSlow: flag(o['skip-slow'], 'PAYMENTS_CONFORMANCE_SKIP_SLOW'),
-    waitMinutes: flag(o['wait-minutes'], 'PAYMENTS_CONFORMANCE_WAIT_MINUTES'),
-    webhook: {
-      host: o['webhook-host'] ?? env.PAYMENTS_WEBHOOK_HOST ?? '127.0.0.1',
-      port: number(o['webhook-port'] ?? env.PAYMENTS_WEBHOOK_PORT, '--webhook-port', 0),
-      url: webhookUrl,
-      secret: o['webhook-secret'] ?? env.PAYMENTS_WEBHOOK_SECRET,
-    },
-    ...(otherId === undefined || otherSecret === undefined ? {} : { otherPlatform: { clientId: otherId, clientSecret: otherSecret } }),
-    ...((o.prefix ?? env.PAYMENTS_CONFORMANCE_PREFIX) === undefined ? {} : { prefix: o.prefix ?? env.PAYMENTS_CONFORMANCE_PREFIX }),
-    requestTimeoutMs: number(o.timeout ?? env.PAYMENTS_CONFORMANCE_TIMEOUT, '--timeout', 30, 1) * 1000,
-    outcomeWaitMs: number(o['outcome-wait'] ?? env.PAYMENTS_CONFORMANCE_OUTCOME_WAIT, '--outcome-wait', 20, 1) * 1000,
-    onResult: (result) => {
-      if (!quiet || result.outcome === 'failed') console.log(resultLine(result));
-    },
-  });
-  if (reportFile !== undefined) writeFileSync(reportFile, junitXml(report));
-  console.log(closing(report));
-  process.exit(report.results.some((r) => r.outcome === 'failed') ? 1 : 0);
-} catch (error) {
-  if (error instanceof FatalError) {
+  console.log(`payments-conformance ${packageVersion}: ${checks.length} checks against ${baseUrl}`);
+  try {
+    const report = await runConformance(checks, {
+      baseUrl,
+      credentials: { clientId, clientSecret },
+      concurrency: number(o.concurrency ?? env.PAYMENTS_CONFORMANCE_CONCURRENCY, '--concurrency', 4, 1),
+      stateless: flag(o.stateless, 'PAYMENTS_CONFORMANCE_STATELESS'),
+      skipSlow: flag(o['skip-slow'], 'PAYMENTS_CONFORMANCE_SKIP_SLOW'),
+      waitMinutes: flag(o['wait-minutes'], 'PAYMENTS_CONFORMANCE_WAIT_MINUTES'),
+      webhook: {
+        host: o['webhook-host'] ?? env.PAYMENTS_WEBHOOK_HOST ?? '127.0.0.1',
+        port: number(o['webhook-port'] ?? env.PAYMENTS_WEBHOOK_PORT, '--webhook-port', 0),
+        url: webhookUrl,
+        secret: o['webhook-secret'] ?? env.PAYMENTS_WEBHOOK_SECRET,
+      },
+      ...(otherId === undefined || otherSecret === undefined ? {} : { otherPlatform: { clientId: otherId, clientSecret: otherSecret } }),
+      ...(prefix === undefined ? {} : { prefix }),
+      requestTimeoutMs: number(o.timeout ?? env.PAYMENTS_CONFORMANCE_TIMEOUT, '--timeout', 30, 1) * 1000,
+      outcomeWaitMs: number(o['outcome-wait'] ?? env.PAYMENTS_CONFORMANCE_OUTCOME_WAIT, '--outcome-wait', 20, 1) * 1000,
+      onResult: (result) => {
+        if (!quiet || result.outcome === 'failed') console.log(resultLine(result));
+      },
+    });
+    if (reportFile !== undefined) writeFileSync(reportFile, junitXml(report));
+    console.log(closing(report));
+    return report.results.some((r) => r.outcome === 'failed') ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof FatalError)) throw error;
     console.error(`payments-conformance: ${error.message}`);
     console.log('conformance: 0 passed, 0 failed, 0 skipped');
-    process.exit(2);
+    return 2;
   }
-  throw error;
 }
+
+// The exit status is set, not forced, so that everything written to stdout reaches a pipe; an idle
+// keep-alive connection does not hold the process past a second.
+process.exitCode = await main();
+setTimeout(() => process.exit(), 1_000).unref();

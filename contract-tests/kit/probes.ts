@@ -103,6 +103,6 @@ export async function setUpWebhooks(t: World, options: WebhookOptions): Promise<
   if (tested.status === 200 && reached === 0) {
     return { skip: `the implementation cannot reach the kit's receiver at ${url} (POST /sandbox/webhooks/test: response_status 0): run the kit where the implementation can reach it, or give --webhook-url / --webhook-host / --webhook-port` };
   }
-  t.webhooks = hub(receiver, url, secret);
+  t.webhooks = hub(receiver, url, secret, previous === undefined);
   return { receiver };
 }

@@ -22,24 +22,25 @@ export interface Receiver {
   /** The URL the receiver listens on. */
   listening: string;
   deliveries: Delivery[];
-  /** The status (and body) answered from now on. */
-  answerWith(status: number, body?: string): void;
+  /** Answers deliveries whose raw body satisfies `match` with `status` and `body` until the returned function is called; others get 200. */
+  answer(match: (body: string) => boolean, status: number, body: string): () => void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(host: string, port: number, path: string): Promise<Receiver> {
   const deliveries: Delivery[] = [];
-  let status = 200;
-  let answer = '{"received":true}';
+  const answers = new Set<{ match: (body: string) => boolean; status: number; body: string }>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'POST') {
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-        deliveries.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        deliveries.push({ headers, body, at: Date.now() });
       }
-      res.writeHead(status, { 'content-type': 'application/json' }).end(answer);
+      const special = [...answers].find((a) => a.match(body));
+      res.writeHead(special?.status ?? 200, { 'content-type': 'application/json' }).end(special?.body ?? '{"received":true}');
     });
   });
   await new Promise<void>((done, fail) => {
@@ -52,9 +53,10 @@ export async function startReceiver(host: string, port: number, path: string): P
   return {
     listening: `http://${shownHost}:${address.port}${path}`,
     deliveries,
-    answerWith(s, b = '{}') {
-      status = s;
-      answer = b;
+    answer(match, status, body) {
+      const entry = { match, status, body };
+      answers.add(entry);
+      return () => answers.delete(entry);
     },
     close: () =>
       new Promise<void>((done) => {
@@ -81,35 +83,37 @@ export interface WebhookHub {
   receiver: Receiver;
   /** The URL the implementation was given. */
   url: string;
-  secret: string;
-  /**
-   * Waits until deliveries whose (unverified) body satisfies `match` number `count`, up to
-   * `timeoutMs`, and returns them verified, in the order received.
-   */
-  waitFor(match: (body: WebhookEvent) => boolean, count: number, timeoutMs: number): Promise<Verified[]>;
+  /** The signing secrets the implementation answered, oldest first: a rotation adds one. */
+  secrets: string[];
+  /** Whether the kit set the endpoint up itself (then it may rotate the secret: the endpoint goes when the run ends). */
+  ownEndpoint: boolean;
+  /** Waits until `count` deliveries whose body satisfies `match` have come, up to `timeoutMs`; returns them in the order received. */
+  waitFor(match: (body: WebhookEvent) => boolean, count: number, timeoutMs: number): Promise<Delivery[]>;
 }
 
-export function hub(receiver: Receiver, url: string, secret: string): WebhookHub {
-  const parsed = (d: Delivery): WebhookEvent | undefined => {
-    try {
-      return JSON.parse(d.body) as WebhookEvent;
-    } catch {
-      return undefined;
-    }
-  };
+export const parseDelivery = (d: Delivery): WebhookEvent | undefined => {
+  try {
+    return JSON.parse(d.body) as WebhookEvent;
+  } catch {
+    return undefined;
+  }
+};
+
+export function hub(receiver: Receiver, url: string, secret: string, ownEndpoint: boolean): WebhookHub {
   return {
     receiver,
     url,
-    secret,
+    secrets: [secret],
+    ownEndpoint,
     async waitFor(match, count, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       const matching = () =>
         receiver.deliveries.filter((d) => {
-          const body = parsed(d);
+          const body = parseDelivery(d);
           return body !== undefined && match(body);
         });
       while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      return matching().map((d) => verify(secret, d));
+      return matching();
     },
   };
 }

@@ -109,7 +109,10 @@ async function firstCursor(t: World, scope: Scope): Promise<string> {
 async function cursorChecks(t: World, scope: Scope): Promise<void> {
   const cursor = await firstCursor(t, scope);
   const as = scope.as === undefined ? {} : { as: scope.as };
-  const altered = await t.call('GET', scope.path, { query: { ...scope.query, limit: 1, cursor: `${cursor.slice(0, -2)}${cursor.endsWith('A') ? 'BB' : 'AA'}` }, ...as });
+  // A character inside the cursor, where every bit counts (the last one of base64 may be padding).
+  const at = Math.floor(cursor.length / 2);
+  const tampered = `${cursor.slice(0, at)}${cursor[at] === 'A' ? 'Q' : 'A'}${cursor.slice(at + 1)}`;
+  const altered = await t.call('GET', scope.path, { query: { ...scope.query, limit: 1, cursor: tampered }, ...as });
   t.expectError(altered, 400, 'INVALID_CURSOR', 'an altered cursor is 400 INVALID_CURSOR (pagination guide)');
   const other = await t.call('GET', scope.path, { query: { ...scope.otherQuery, limit: 1, cursor }, ...as });
   t.expectError(other, 400, 'INVALID_CURSOR', 'a cursor is bound to the filters it came with: with others it is 400 INVALID_CURSOR (pagination guide)');
