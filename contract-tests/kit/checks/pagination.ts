@@ -2,8 +2,7 @@
 // sizes, over items the check made (so the count is known), including a last page that is exactly
 // full, which must say `hasMore: false`; and cursors that were altered or are sent with other
 // filters, which are 400 INVALID_CURSOR.
-import type { Check } from '../check.ts';
-import { CheckFailure, CheckSkipped } from '../check.ts';
+import { CheckFailure, CheckSkipped, type Check, type Need } from '../check.ts';
 import {
   accountInfo,
   accountOf,
@@ -136,8 +135,8 @@ const agentWorld = (t: World) =>
     return { customer, connected, banks, actions, accounts: accounts.data.map((a) => a.id) };
   });
 
-/** The scoped lists: how to fill each with items of the check's own. */
-const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> }> = {
+/** The scoped lists: how to fill each with items of the check's own (some with the sandbox's funding or values). */
+const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) => Promise<Scope> }> = {
   listTokens: {
     path: '/tokens',
     make: async (t) => {
@@ -172,6 +171,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listVerifications: {
+    sandbox: true,
     path: '/verifications',
     make: async (t) => {
       // After each decision a new verification checks the customer again: two of them.
@@ -211,6 +211,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listTransactions: {
+    sandbox: true,
     path: '/transactions',
     make: async (t) => {
       const customer = await individual(t);
@@ -241,6 +242,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listAgentActions: {
+    sandbox: true,
     path: '/agents/{agentId}/actions',
     make: async (t) => {
       const w = await agentWorld(t);
@@ -249,6 +251,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listCurrentAgentInternalAccounts: {
+    sandbox: true,
     path: '/agents/me/internal-accounts',
     make: async (t) => {
       const w = await agentWorld(t);
@@ -256,6 +259,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listCurrentAgentExternalAccounts: {
+    sandbox: true,
     path: '/agents/me/external-accounts',
     make: async (t) => {
       const w = await agentWorld(t);
@@ -263,6 +267,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listCurrentAgentTransactions: {
+    sandbox: true,
     path: '/agents/me/transactions',
     make: async (t) => {
       const w = await agentWorld(t);
@@ -270,6 +275,7 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
     },
   },
   listCurrentAgentActions: {
+    sandbox: true,
     path: '/agents/me/actions',
     make: async (t) => {
       const w = await agentWorld(t);
@@ -282,14 +288,15 @@ const scopes: Record<string, { path: string; make: (t: World) => Promise<Scope> 
 export const listScopes = scopes;
 
 export function paginationChecks(): Check[] {
-  return Object.entries(scopes).flatMap(([operationId, { make: fill }]) => {
+  return Object.entries(scopes).flatMap(([operationId, { make: fill, sandbox }]) => {
+    const needs: Need[] = sandbox === true ? ['state', 'sandbox'] : ['state'];
     // The walk and the cursor check read the same items: made once.
     const make = (t: World) => t.once(`pagination-scope-${operationId}`, () => fill(t));
     return [
-    check(`pagination.${operationId}.walk`, { operations: [operationId], status: 200, rule: `walked to the end at several page sizes: each page at most \`limit\`, every item once, newest first; ${RULE_HAS_MORE}`, tags: ['pagination'] }, async (t) => {
+    check(`pagination.${operationId}.walk`, { operations: [operationId], status: 200, rule: `walked to the end at several page sizes: each page at most \`limit\`, every item once, newest first; ${RULE_HAS_MORE}`, tags: ['pagination'], needs }, async (t) => {
       await walkScope(t, await make(t));
     }),
-    check(`pagination.${operationId}.cursor`, { operations: [operationId], status: 400, rule: 'an altered cursor, or a cursor sent with other filters than it came with, is 400 INVALID_CURSOR (pagination guide)', tags: ['pagination'] }, async (t) => {
+    check(`pagination.${operationId}.cursor`, { operations: [operationId], status: 400, rule: 'an altered cursor, or a cursor sent with other filters than it came with, is 400 INVALID_CURSOR (pagination guide)', tags: ['pagination'], needs }, async (t) => {
       await cursorChecks(t, await make(t));
     }),
     ];

@@ -190,7 +190,7 @@ export function quoteChecks(): Check[] {
       t.is.equal((await getTransaction(t, quote.transactionId ?? '')).status, 'PROCESSING', `a payment to ${address} stays PROCESSING`);
     }),
 
-    check('quotes.uma.lookups', { operations: ['lookupUmaReceiver'], status: 404, rule: 'any other address at sandbox.uma.money is 404 UMA_NOT_FOUND; the sender is named by customerId or senderUmaAddress, exactly one (sandbox guide; lookupUmaReceiver)', needs: ['state'], tags: ['uma'] }, async (t) => {
+    check('quotes.uma.lookups', { operations: ['lookupUmaReceiver'], status: 404, rule: 'any other address at sandbox.uma.money is 404 UMA_NOT_FOUND; the sender is named by customerId or senderUmaAddress, exactly one (sandbox guide; lookupUmaReceiver)', needs: [...needs], tags: ['uma'] }, async (t) => {
       const { customer } = await usdEur(t, 0);
       const path = (address: string) => `/receiver/uma/${enc(address)}`;
       t.expectError(await t.call('GET', path('$nobody.conformance@sandbox.uma.money'), { query: { customerId: customer.id } }), 404, 'UMA_NOT_FOUND', 'an address the sandbox does not have');
@@ -223,7 +223,7 @@ export function quoteChecks(): Check[] {
       t.is.ok(met, 'a paid quote to $success.eur completes (sandbox guide)', 'COMPLETED', () => value.status);
     }),
 
-    check('quotes.realtime-funding.400-immediate', { operations: ['createQuote'], status: 400, rule: 'immediatelyExecute on a REALTIME_FUNDING quote is 400 IMMEDIATE_EXECUTION_NOT_SUPPORTED (errors guide)', needs: ['state'], tags: ['uma'] }, async (t) => {
+    check('quotes.realtime-funding.400-immediate', { operations: ['createQuote'], status: 400, rule: 'immediatelyExecute on a REALTIME_FUNDING quote is 400 IMMEDIATE_EXECUTION_NOT_SUPPORTED (errors guide)', needs: [...needs], tags: ['uma'] }, async (t) => {
       const { customer } = await usdEur(t, 0);
       const found = await lookup(t, '$success.usd@sandbox.uma.money', customer.id);
       const reply = await postQuote(t, { source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.id }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.uma.money' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000, lookupId: found.lookupId, senderCustomerInfo: { FULL_NAME: 'Jane Doe' }, immediatelyExecute: true });
