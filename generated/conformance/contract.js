@@ -39,7 +39,8 @@ function describe(errors, value) {
             violation = { rule: 'ids carry their type: `<Type>:<uuid>` (spec: the id patterns)', problem: `${at} is ${JSON.stringify(actual)}, expected a \`${prefix}:\` id` };
         }
         else if (e.keyword === 'required') {
-            violation = { rule: `${e.schemaPath.split('/properties/')[0]?.replace(/^#/, '') ?? ''} required properties`, problem: `${at} has no \`${String(e.params.missingProperty)}\`` };
+            const schema = [...e.schemaPath.matchAll(/schemas\/([^/]+)/g)].at(-1)?.[1] ?? 'its schema';
+            violation = { rule: `${schema} requires \`${String(e.params.missingProperty)}\` (spec: components/schemas/${schema})`, problem: `${at} has no \`${String(e.params.missingProperty)}\`` };
         }
         else if (e.keyword === 'additionalProperties') {
             violation = { rule: 'no undocumented properties', problem: `${at} has \`${String(e.params.additionalProperty)}\`, which the schema does not define` };
