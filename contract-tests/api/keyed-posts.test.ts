@@ -2,7 +2,6 @@
 // (invitations, device codes, the agent's own POSTs): a duplicate that arrives while the first is
 // running is 409 (PostgreSQL: PGlite serialises). The 422 for another request with a used key is
 // the conformance kit's idempotency.<operationId> check (conformance-kit.test.ts).
-import { expect } from 'vitest';
 import { api, describeServer, idempotencyKey, itPostgres, raw } from '../support/api.ts';
 import { connectAgent } from '../support/agents.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
