@@ -55,7 +55,6 @@ describe.skipIf(isMock)('the conformance kit against the target', () => {
     report = await runConformance(checks, {
       baseUrl,
       credentials,
-      concurrency: 4,
       ...(other === undefined ? {} : { otherPlatform: other }),
       ...(isProxy ? { fetch: proxyFetch(baseUrl, inject('serverBaseUrl')) } : {}),
       onAnswer,

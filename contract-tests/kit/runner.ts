@@ -14,7 +14,7 @@ export interface RunOptions {
   only?: string[];
   /** Ids, tags or operationIds of checks to leave out. */
   skip?: string[];
-  /** Checks at once (default 4). */
+  /** Checks at once (default 8: most of a check's time is waiting for the implementation). */
   concurrency?: number;
   /** Declares a stateless implementation (a mock) instead of probing for one. */
   stateless?: boolean;
@@ -141,7 +141,7 @@ export async function runConformance(checks: Check[], options: RunOptions): Prom
         record(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
   } finally {
     cleanupProblems = await t.finish();
   }

@@ -31,7 +31,7 @@ Options (environment variable in brackets):
   --webhook-secret <whsec_>   the signing secret of the platform's current endpoint, if it has one [PAYMENTS_WEBHOOK_SECRET]
   --other-client-id <id>      a token of another platform of the deployment, for the isolation checks [PAYMENTS_OTHER_CLIENT_ID]
   --other-client-secret <s>   its secret [PAYMENTS_OTHER_CLIENT_SECRET]
-  --concurrency <n>           checks at once (4) [PAYMENTS_CONFORMANCE_CONCURRENCY]
+  --concurrency <n>           checks at once (8) [PAYMENTS_CONFORMANCE_CONCURRENCY]
   --prefix <prefix>           prefix of the data the run makes (conformance-<random>) [PAYMENTS_CONFORMANCE_PREFIX]
   --timeout <seconds>         bound on one request (30) [PAYMENTS_CONFORMANCE_TIMEOUT]
   --outcome-wait <seconds>    bound on waiting for a sandbox outcome due "a few seconds" later (20) [PAYMENTS_CONFORMANCE_OUTCOME_WAIT]
@@ -136,7 +136,7 @@ async function main() {
         const report = await runConformance(checks, {
             baseUrl,
             credentials: { clientId, clientSecret },
-            concurrency: number(o.concurrency ?? env.PAYMENTS_CONFORMANCE_CONCURRENCY, '--concurrency', 4, 1),
+            concurrency: number(o.concurrency ?? env.PAYMENTS_CONFORMANCE_CONCURRENCY, '--concurrency', 8, 1),
             stateless: flag(o.stateless, 'PAYMENTS_CONFORMANCE_STATELESS'),
             skipSlow: flag(o['skip-slow'], 'PAYMENTS_CONFORMANCE_SKIP_SLOW'),
             waitMinutes: flag(o['wait-minutes'], 'PAYMENTS_CONFORMANCE_WAIT_MINUTES'),

@@ -94,7 +94,7 @@ export async function runConformance(checks, options) {
                 record(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 });
             }
         };
-        await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+        await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
     }
     finally {
         cleanupProblems = await t.finish();
