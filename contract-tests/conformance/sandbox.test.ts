@@ -19,6 +19,8 @@ it('every check passes against the sandbox server on PostgreSQL; the report is J
   expect(run.summary?.skipped).toBe(1);
   expect(run.stdout).toContain('waits minutes for a sandbox outcome (run with --wait-minutes) (quotes.outcome-003-completes)');
   expect(run.summary?.passed).toBeGreaterThanOrEqual(700);
+  // Every documented success of every operation was among the answers.
+  expect(run.stdout).toMatch(/^documented successes the answers produced: (\d+) of \1$/m);
 
   const xml = readFileSync(report, 'utf8');
   const suites = /<testsuites name="payments-conformance" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)"/.exec(xml);

@@ -44,6 +44,8 @@ export function closing(report: RunReport): string {
     for (const [reason, ids] of skipped) out.push(`  ${ids.length} ${ids.length === 1 ? 'check' : 'checks'}: ${reason}${ids.length <= 5 ? ` (${ids.join(', ')})` : ''}`);
   }
   if (report.cleanupProblems.length > 0) out.push('', 'Could not undo:', ...report.cleanupProblems.map((p) => `  ${p}`));
+  const { documented, produced, missing } = report.successes;
+  out.push('', `documented successes the answers produced: ${produced} of ${documented}${missing.length === 0 ? '' : missing.length <= 12 ? ` (not: ${missing.join(', ')})` : ''}`);
   out.push('', `data made under the prefix ${report.prefix}; ${(report.ms / 1000).toFixed(1)} s`, summaryLine(report));
   return out.join('\n');
 }

@@ -2,6 +2,7 @@
 // reason the checks that need what it does not, runs the others a few at a time (each bounded in
 // time), and undoes what the run changed. Used by the command (cli.ts) and by the contract suite.
 import { randomBytes } from 'node:crypto';
+import { operations, statusesOf } from "./bundle.js";
 import { CheckFailure, CheckSkipped } from "./check.js";
 import { Http } from "./http.js";
 import { preflight, probeSandbox, probeState, setUpWebhooks } from "./probes.js";
@@ -55,12 +56,17 @@ async function runOne(check, t) {
 export async function runConformance(checks, options) {
     const started = Date.now();
     const prefix = options.prefix ?? `conformance-${randomBytes(4).toString('hex')}`;
+    const seen = new Set();
     const http = new Http({
         baseUrl: options.baseUrl,
         credentials: options.credentials,
         timeoutMs: options.requestTimeoutMs ?? 30_000,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-        ...(options.onAnswer === undefined ? {} : { onAnswer: options.onAnswer }),
+        onAnswer: async (reply, response) => {
+            if (reply.operationId !== undefined)
+                seen.add(`${reply.operationId} ${reply.status}`);
+            await options.onAnswer?.(reply, response);
+        },
     });
     const t = new World({ http, prefix, otherPlatform: options.otherPlatform, outcomeWaitMs: options.outcomeWaitMs ?? 20_000 });
     const results = [];
@@ -102,5 +108,7 @@ export async function runConformance(checks, options) {
     // In the order of the checks, not of their ends.
     const order = new Map(checks.map((c, i) => [c.id, i]));
     results.sort((a, b) => (order.get(a.check.id) ?? 0) - (order.get(b.check.id) ?? 0));
-    return { prefix, capabilities: t.caps, results, cleanupProblems, ms: Date.now() - started };
+    const successes = operations.flatMap((op) => statusesOf(op).filter((status) => status < 300).map((status) => `${op.operationId} ${status}`));
+    const missing = successes.filter((pair) => !seen.has(pair));
+    return { prefix, successes: { documented: successes.length, produced: successes.length - missing.length, missing }, capabilities: t.caps, results, cleanupProblems, ms: Date.now() - started };
 }

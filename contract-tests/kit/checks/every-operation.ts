@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Check } from '../check.ts';
 import { bodyTypesOf, operations, parametersOf, permissionOf, securityOf, statusesOf, type Operation } from '../bundle.ts';
 import { exampleBody, exampleRequest, formOf, unknownValueOf, type ExampleRequest } from '../example-request.ts';
-import { agentWithout, sharedAgent, tokenWithout, type Permission } from '../fixtures.ts';
+import { agent, agentWithout, sharedAgent, tokenWithout, type Permission } from '../fixtures.ts';
 import type { Caller, RequestOptions } from '../http.ts';
 import type { World } from '../world.ts';
 
@@ -49,10 +49,38 @@ function unauthenticated(op: Operation): Check {
   };
 }
 
+const sharedAgentOf = (t: World, name: string) => t.once(`agent-${name}`, () => agent(t));
+
+/** A connected agent the platform paused (shared by the run). */
+const pausedAgent = (t: World) =>
+  t.once('paused-agent', async () => {
+    const agent = await sharedAgentOf(t, 'paused');
+    t.expect(await t.call('PATCH', `/agents/${encodeURIComponent(agent.agentId)}`, { body: { isPaused: true } }), 200, 'updateAgent answers 200');
+    return agent;
+  });
+
+/** 403 for an agent operation any connected agent may call: the agent is paused. */
+function paused(op: Operation): Check | undefined {
+  if (securityOf(op) !== 'bearer' || permissionOf(op) !== 'ANY' || !documents(op, 403)) return undefined;
+  return {
+    id: `auth.${op.operationId}.403`,
+    operations: [op.operationId],
+    status: 403,
+    rule: 'a paused agent gets 403 AGENT_PAUSED on every operation until resumed (agents guide)',
+    tags: ['auth', 'permissions'],
+    needs: ['state'],
+    async run(t) {
+      const agent = await pausedAgent(t);
+      const reply = await send(t, exampleRequest(op), { as: { bearer: agent.accessToken } });
+      t.expectError(reply, 403, 'AGENT_PAUSED', `${op.operationId} refuses a paused agent`);
+    },
+  };
+}
+
 function forbidden(op: Operation): Check | undefined {
   const permission = permissionOf(op);
   const security = securityOf(op);
-  if (permission === undefined || permission === 'ANY' || security === 'none') return undefined;
+  if (permission === undefined || permission === 'ANY' || security === 'none') return paused(op);
   const agent = security === 'bearer';
   return {
     id: `auth.${op.operationId}.403`,

@@ -137,6 +137,17 @@ export function agentChecks() {
             const usage = t.expect(await t.call('GET', `/agents/${enc(s.connected.agentId)}`), 200, 'getAgent answers 200').usage;
             t.is.contains(usage, { dailyTransactionCount: 2 }, "the agent's usage counts its actions");
         }),
+        check('agents.404-accounts', { operations: ['createCurrentAgentTransferOut', 'createCurrentAgentTransferIn', 'createCurrentAgentQuote'], status: 404, rule: `an agent's transfer or quote naming an account that does not exist is 404 INTERNAL_ACCOUNT_NOT_FOUND or EXTERNAL_ACCOUNT_NOT_FOUND, and creates nothing (${GUIDE}; errors guide)`, needs: [...needs] }, async (t) => {
+            const s = await setup(t);
+            const unknownInternal = 'InternalAccount:019542f5-b3e7-1d02-0000-00000000dead';
+            const unknownExternal = 'ExternalAccount:019542f5-b3e7-1d02-0000-00000000dead';
+            const call = (path, body) => t.call('POST', path, { body, key: t.key(), ...as(s.connected) });
+            t.expectError(await call('/agents/me/transfer-out', { source: { accountId: s.usd }, destination: { accountId: unknownExternal }, amount: 100 }), 404, 'EXTERNAL_ACCOUNT_NOT_FOUND', 'the destination must exist');
+            t.expectError(await call('/agents/me/transfer-in', { source: { accountId: s.bank }, destination: { accountId: unknownInternal }, amount: 100 }), 404, 'INTERNAL_ACCOUNT_NOT_FOUND', 'the destination must exist');
+            t.expectError(await call('/agents/me/quotes', { source: { sourceType: 'ACCOUNT', accountId: s.usd }, destination: { destinationType: 'ACCOUNT', accountId: unknownInternal }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 }), 404, 'INTERNAL_ACCOUNT_NOT_FOUND', 'the destination must exist');
+            t.is.equal(t.expect(await t.call('GET', '/agents/me/actions', as(s.connected)), 200, 'listCurrentAgentActions answers 200').totalCount, 0, 'refused requests record no action');
+            t.is.equal(await balanceOf(t, s.usd), 100_000, 'refused requests move nothing');
+        }),
         check('agents.actions.limits', { operations: ['createCurrentAgentTransferOut'], status: 403, rule: `a transfer over perTransactionLimit or dailyLimit is 403 AGENT_POLICY_VIOLATION and creates nothing (${GUIDE})`, needs: [...needs] }, async (t) => {
             const s = await setup(t, { spendingLimits: { currency: 'USD', perTransactionLimit: 5_000, dailyLimit: 8_000 } });
             t.expectError(await s.transferOut(5_001), 403, 'AGENT_POLICY_VIOLATION', 'over the per-transaction limit');
@@ -161,15 +172,18 @@ export function agentChecks() {
             t.is.equal(t.expect(await t.call('GET', path), 200, 'getAgentAction answers 200').status, 'APPROVED', 'the action reads as approved');
             t.expectError(await t.call('POST', `${path}/approve`, { key: t.key() }), 409, 'AGENT_ACTION_NOT_PENDING', 'an action is decided once');
         }),
-        check('agents.actions.reject', { operations: ['rejectAgentAction', 'rejectTransaction', 'approveTransaction'], status: 200, rule: `rejecting (on the action or its transaction) keeps the reason and moves nothing; approving the transaction is approving the action; a transaction no action waits on is 409 TRANSACTION_NOT_PENDING_APPROVAL (${GUIDE})`, needs: [...needs] }, async (t) => {
+        check('agents.actions.reject', { operations: ['rejectAgentAction', 'rejectTransaction', 'approveTransaction'], status: 200, rule: `rejecting (on the action or its transaction) keeps the reason and moves nothing, once (409 after); approving the transaction is approving the action; a transaction no action waits on is 409 TRANSACTION_NOT_PENDING_APPROVAL (${GUIDE})`, needs: [...needs] }, async (t) => {
             const s = await setup(t, { defaultExecutionMode: 'APPROVAL_REQUIRED' });
             const first = await s.action(1_000);
-            const rejected = t.expect(await t.call('POST', `/agents/${enc(s.connected.agentId)}/actions/${enc(first.id)}/reject`, { body: { reason: 'Not this month' }, key: t.key() }), 200, 'rejectAgentAction answers 200');
+            const reject = () => t.call('POST', `/agents/${enc(s.connected.agentId)}/actions/${enc(first.id)}/reject`, { body: { reason: 'Not this month' }, key: t.key() });
+            const rejected = t.expect(await reject(), 200, 'rejectAgentAction answers 200');
             t.is.contains(rejected, { status: 'REJECTED', rejectionReason: 'Not this month' }, 'the rejection keeps its reason');
+            t.expectError(await reject(), 409, 'AGENT_ACTION_NOT_PENDING', 'an action is decided once');
             const second = await s.action(2_000);
             const viaTx = t.expect(await t.call('POST', `/transactions/${enc(second.transactionId ?? '')}/reject`, { body: { reason: 'No' }, key: t.key() }), 200, 'rejectTransaction answers 200');
             t.is.equal(viaTx.status, 'REJECTED', "rejecting the action's transaction rejects it");
             t.expectError(await t.call('POST', `/transactions/${enc(second.transactionId ?? '')}/approve`, { key: t.key() }), 409, 'TRANSACTION_NOT_PENDING_APPROVAL', 'a rejected transaction waits for nothing');
+            t.expectError(await t.call('POST', `/transactions/${enc(second.transactionId ?? '')}/reject`, { key: t.key() }), 409, 'TRANSACTION_NOT_PENDING_APPROVAL', 'a transaction is rejected once');
             t.is.equal(await balanceOf(t, s.usd), 100_000, 'rejections move nothing');
             const third = await s.action(3_000);
             const started = t.expect(await t.call('POST', `/transactions/${enc(third.transactionId ?? '')}/approve`, { key: t.key() }), 200, 'approveTransaction answers 200');

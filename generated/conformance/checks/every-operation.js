@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { bodyTypesOf, operations, parametersOf, permissionOf, securityOf, statusesOf } from "../bundle.js";
 import { exampleBody, exampleRequest, formOf, unknownValueOf } from "../example-request.js";
-import { agentWithout, sharedAgent, tokenWithout } from "../fixtures.js";
+import { agent, agentWithout, sharedAgent, tokenWithout } from "../fixtures.js";
 const UNKNOWN = 'conformanceUnknownField';
 /** The caller an operation takes: the kit's token, a connected agent, or nobody. */
 async function callerOf(t, op) {
@@ -41,11 +41,36 @@ function unauthenticated(op) {
         },
     };
 }
+const sharedAgentOf = (t, name) => t.once(`agent-${name}`, () => agent(t));
+/** A connected agent the platform paused (shared by the run). */
+const pausedAgent = (t) => t.once('paused-agent', async () => {
+    const agent = await sharedAgentOf(t, 'paused');
+    t.expect(await t.call('PATCH', `/agents/${encodeURIComponent(agent.agentId)}`, { body: { isPaused: true } }), 200, 'updateAgent answers 200');
+    return agent;
+});
+/** 403 for an agent operation any connected agent may call: the agent is paused. */
+function paused(op) {
+    if (securityOf(op) !== 'bearer' || permissionOf(op) !== 'ANY' || !documents(op, 403))
+        return undefined;
+    return {
+        id: `auth.${op.operationId}.403`,
+        operations: [op.operationId],
+        status: 403,
+        rule: 'a paused agent gets 403 AGENT_PAUSED on every operation until resumed (agents guide)',
+        tags: ['auth', 'permissions'],
+        needs: ['state'],
+        async run(t) {
+            const agent = await pausedAgent(t);
+            const reply = await send(t, exampleRequest(op), { as: { bearer: agent.accessToken } });
+            t.expectError(reply, 403, 'AGENT_PAUSED', `${op.operationId} refuses a paused agent`);
+        },
+    };
+}
 function forbidden(op) {
     const permission = permissionOf(op);
     const security = securityOf(op);
     if (permission === undefined || permission === 'ANY' || security === 'none')
-        return undefined;
+        return paused(op);
     const agent = security === 'bearer';
     return {
         id: `auth.${op.operationId}.403`,
