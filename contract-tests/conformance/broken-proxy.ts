@@ -1,6 +1,7 @@
 // Implementations broken on purpose, for the conformance kit's proofs: a small HTTP proxy in front of
 // the correct sandbox server that breaks one rule of the contract and passes everything else on
-// unchanged. The kit must fail against each, naming the rule; against `none` it must pass.
+// unchanged. The kit must fail against each, naming the rule; against `none` it must pass. And one
+// deployment that breaks nothing but offers less: `no-sandbox`, a production token.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export const BROKEN_RULES = {
@@ -12,6 +13,7 @@ export const BROKEN_RULES = {
   'ignore-idempotency-key': 'the Idempotency-Key header is ignored (the proxy drops it)',
   'bad-webhook-signature': 'webhooks arrive with a corrupted webhook-signature',
   'has-more-on-full-page': '`hasMore: true` on an exactly full last page, and then an empty page',
+  'no-sandbox': 'a production token: the sandbox operations answer 403 SANDBOX_ONLY (the test webhook excepted, as documented)',
 } as const;
 export type BrokenRule = keyof typeof BROKEN_RULES;
 
@@ -60,6 +62,24 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
     if (rule === 'bad-webhook-signature' && (req.url ?? '').startsWith('/__webhooks/')) return forwardWebhook(req, res);
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', origin);
+    if (rule === 'no-sandbox' && url.pathname.includes('/sandbox/') && !url.pathname.endsWith('/sandbox/webhooks/test')) {
+      await readBody(req);
+      // As a production deployment answers: the credentials first (the same request with a body
+      // the server refuses after authenticating it, so nothing happens), then SANDBOX_ONLY.
+      const auth: Record<string, string> = { 'content-type': 'application/json' };
+      if (req.headers.authorization !== undefined) auth.authorization = req.headers.authorization;
+      const checked = await fetch(`${upstream.origin}${url.pathname}`, { method: 'POST', headers: auth, body: '{"conformanceProxyProbe":true}' });
+      if (checked.status === 401 || checked.status === 429) {
+        const out: Record<string, string> = {};
+        checked.headers.forEach((value, name) => {
+          if (!DROPPED.has(name)) out[name] = value;
+        });
+        res.writeHead(checked.status, out).end(Buffer.from(await checked.arrayBuffer()));
+        return;
+      }
+      res.writeHead(403, { 'content-type': 'application/json', 'x-request-id': crypto.randomUUID() }).end(JSON.stringify({ status: 403, code: 'SANDBOX_ONLY', message: 'This operation exists only in the sandbox.' }));
+      return;
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined && !DROPPED.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

@@ -44,3 +44,17 @@ it.each(cases)('%s: the kit fails, naming the rule', async (rule, only, message)
     await proxy.close();
   }
 }, 120_000);
+
+it('a deployment without the sandbox (a production token): the checks that need it are skipped with the reason, the others pass', async () => {
+  const proxy = await startBrokenProxy(stage.baseUrl, 'no-sandbox', stage);
+  try {
+    const run = await runKit(stage, proxy.baseUrl, ['--quiet']);
+    expect(run.stdout.split('\n').filter((l) => l.startsWith('FAIL'))).toEqual([]);
+    expect(run.code).toBe(0);
+    const reasons = run.stdout.split('\n').filter((l) => /^ {2}\d+ checks?: /.test(l));
+    expect(reasons).toContainEqual(expect.stringMatching(/^ {2}\d+ checks: needs the sandbox: the token is not a sandbox token: POST \/sandbox\/\.\.\. answered 403 SANDBOX_ONLY$/));
+    expect(run.summary?.passed).toBeGreaterThanOrEqual(400);
+  } finally {
+    await proxy.close();
+  }
+}, 240_000);

@@ -256,6 +256,12 @@ function lockout(op) {
         },
     };
 }
+/**
+ * The sandbox's own operations (tag Sandbox) answer a production token 403 SANDBOX_ONLY before
+ * looking at the request, so their checks need the sandbox; POST /sandbox/webhooks/test works with
+ * a production token too (its description says so).
+ */
+const sandboxOnly = (op) => (op.operation.tags ?? []).includes('Sandbox') && op.operationId !== 'sendSandboxTestWebhook';
 /** Every check generated over the operations of the spec. */
 export function everyOperationChecks() {
     const out = [];
@@ -269,9 +275,13 @@ export function everyOperationChecks() {
             notFound(op),
             lockout(op),
         ];
-        for (const check of checks)
-            if (check !== undefined)
-                out.push({ ...check, tags: [...check.tags, 'every-operation'] });
+        for (const check of checks) {
+            if (check === undefined)
+                continue;
+            // Without credentials (401) and locked out (429) come before the sandbox's own 403.
+            const needsSandbox = sandboxOnly(op) && !check.id.endsWith('.401') && !check.id.endsWith('.429');
+            out.push({ ...check, needs: needsSandbox ? [...check.needs, 'sandbox'] : check.needs, tags: [...check.tags, 'every-operation'] });
+        }
     }
     return out;
 }
