@@ -3,6 +3,7 @@
 // its compiled copy in generated/conformance/ and from node_modules/ once installed.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { matchPathTemplate } from './path-template.ts';
 
 type Json = Record<string, unknown>;
 
@@ -67,14 +68,6 @@ export const operationById = (operationId: string): Operation => {
 /** The parameters of an operation, its path item's included, resolved. */
 export const parametersOf = (op: Operation): (Json & { name: string; in: string; required?: boolean; schema?: Json; example?: unknown })[] =>
   [...((op.pathItem.parameters as Json[] | undefined) ?? []), ...(op.operation.parameters ?? [])].map((p) => deref(p));
-
-/** The template among `templates` that `path` matches; a literal segment beats a template. */
-export function matchPathTemplate(templates: Iterable<string>, path: string): string | undefined {
-  const matches = [...templates].filter((template) =>
-    new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-  );
-  return matches.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
-}
 
 /** The operation of a request (its path relative to the API's base URL). */
 export function findOperation(method: string, path: string): Operation | undefined {

@@ -3,6 +3,7 @@
 // its compiled copy in generated/conformance/ and from node_modules/ once installed.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { matchPathTemplate } from "./path-template.js";
 export const PACKAGE_NAME = '@payments-service/contract';
 /** The folder of this package: the first parent of the kit that holds its package.json. */
 function packageRoot() {
@@ -40,11 +41,6 @@ export const operationById = (operationId) => {
 };
 /** The parameters of an operation, its path item's included, resolved. */
 export const parametersOf = (op) => [...(op.pathItem.parameters ?? []), ...(op.operation.parameters ?? [])].map((p) => deref(p));
-/** The template among `templates` that `path` matches; a literal segment beats a template. */
-export function matchPathTemplate(templates, path) {
-    const matches = [...templates].filter((template) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-    return matches.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
-}
 /** The operation of a request (its path relative to the API's base URL). */
 export function findOperation(method, path) {
     const candidates = operations.filter((o) => o.method === method.toLowerCase());
