@@ -152,6 +152,16 @@ async function main(): Promise<number> {
       onResult: (result) => {
         if (!quiet || result.outcome === 'failed') console.log(resultLine(result));
       },
+      // Stopped early (a cancelled CI job), the run still puts the webhook endpoint back and
+      // deletes the credentials it made.
+      onUndo: (undo) => {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+          process.once(signal, () => {
+            console.error(`payments-conformance: ${signal}, undoing what the run changed`);
+            void undo().finally(() => process.exit(130));
+          });
+        }
+      },
     });
     if (reportFile !== undefined) writeFileSync(reportFile, junitXml(report));
     console.log(closing(report));

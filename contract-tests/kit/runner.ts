@@ -32,6 +32,8 @@ export interface RunOptions {
   onAnswer?: HttpOptions['onAnswer'];
   /** Told of each result as it comes. */
   onResult?: (result: Result) => void;
+  /** Given what undoes the run's changes, for a caller that stops the run early (a signal). */
+  onUndo?: (undo: () => Promise<string[]>) => void;
 }
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -125,6 +127,7 @@ export async function runConformance(checks: Check[], options: RunOptions): Prom
     },
   });
   const t = new World({ http, prefix, otherPlatform: options.otherPlatform, outcomeWaitMs: options.outcomeWaitMs ?? 20_000 });
+  options.onUndo?.(() => t.finish());
   const results: Result[] = [];
   const record = (result: Result) => {
     results.push(result);

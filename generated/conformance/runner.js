@@ -69,6 +69,7 @@ export async function runConformance(checks, options) {
         },
     });
     const t = new World({ http, prefix, otherPlatform: options.otherPlatform, outcomeWaitMs: options.outcomeWaitMs ?? 20_000 });
+    options.onUndo?.(() => t.finish());
     const results = [];
     const record = (result) => {
         results.push(result);
