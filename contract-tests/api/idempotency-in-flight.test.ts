@@ -1,80 +1,21 @@
-// Statuses every implemented operation documents, produced for each from the spec: 413 for a body
-// over the limit, 415 for a body of another media type, 429 once its caller's clientId has failed
-// authentication too often; and, for every POST that creates something, the Idempotency-Key
-// rules: a replay is the stored response with exactly one effect, another request with the key
-// is 422.
-import { randomBytes } from 'node:crypto';
+// The Idempotency-Key rule a black box cannot provoke: a duplicate that arrives while the first
+// request is still running is 409 IDEMPOTENCY_KEY_IN_USE (PostgreSQL: PGlite serialises), for
+// every POST that creates something. The rest of what every operation documents (413, 415, 429,
+// the replay and the 422 of every keyed POST) is checked by the conformance kit
+// (conformance-kit.test.ts: input.<operationId>.413 and .415, auth.<operationId>.429, idempotency.<operationId>).
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
 import { notImplemented } from '../../server/http/handler-types.ts';
-import { api, describeServer, errorOf, idempotencyKey, isMock, itPostgres, itServer, raw, unique } from '../support/api.ts';
-import { exampleRequest } from '../support/example-request.ts';
+import { api, idempotencyKey, itPostgres, raw, unique } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { createExternalAccount, createToken, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { createExternalAccount, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
 import { createQuote, getQuote, umaLookup } from '../support/quotes.ts';
-import { basicAuth } from '../support/raw-requests.ts';
-import { deref, operations, type SpecOperation } from '../support/spec.ts';
+import { operations } from '../support/spec.ts';
 import { wallets } from '../support/wallets.ts';
 import { connectAgent } from '../support/agents.ts';
 import { expectInFlightConflict, inFlightServer } from '../support/in-flight.ts';
 
 const implemented = operations.filter((o) => handlers[o.operation.operationId as keyof typeof handlers] !== notImplemented);
-const bodyTypes = (o: SpecOperation) => Object.keys((deref<{ content?: object }>(o.operation.requestBody)?.content ?? {}) as object);
-const withJsonBody = implemented.filter((o) => bodyTypes(o).includes('application/json'));
-const withMultipartBody = implemented.filter((o) => bodyTypes(o).includes('multipart/form-data'));
-const withBasicAuth = implemented.filter((o) => (o.operation.security ?? []).some((s) => 'basicAuth' in s));
-const cases = (list: SpecOperation[]) => list.map((o) => [o.operation.operationId, o] as const);
-
-/** The credentials an operation takes: the suite's platform token, or a connected agent's bearer token. */
-let agentToken: Promise<string> | undefined;
-const agentBearer = () => (agentToken ??= connectAgent().then((agent) => agent.accessToken));
-const credentialsOf = async (o: SpecOperation, headers: Record<string, string>) =>
-  (o.operation.security ?? []).some((s) => 'bearerAuth' in s) ? { auth: false, headers: { ...headers, Authorization: `Bearer ${await agentBearer()}` } } : { headers };
-
-describeServer('limits of every operation with a body', () => {
-  it.skipIf(isMock).each(cases(withJsonBody))('%s: 413 PAYLOAD_TOO_LARGE over 1 MB', async (_id, o) => {
-    const { path } = exampleRequest(o);
-    const res = await raw(o.method.toUpperCase(), path, { ...(await credentialsOf(o, { 'content-type': 'application/json' })), body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
-    expect(res.status).toBe(413);
-    expect(await errorOf(res)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
-  });
-
-  it.skipIf(isMock).each(cases(withMultipartBody))('%s: 413 FILE_TOO_LARGE over 10 MiB', async (_id, o) => {
-    const { path, init } = exampleRequest(o);
-    const form = init.body as FormData;
-    form.set('file', new Blob([new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25)], { type: 'application/pdf' }), 'big.pdf');
-    const res = await raw(o.method.toUpperCase(), path, { body: form });
-    expect(res.status).toBe(413);
-    expect(await errorOf(res)).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE' });
-  });
-
-  it.skipIf(isMock).each(cases([...withJsonBody, ...withMultipartBody]))('%s: 415 UNSUPPORTED_MEDIA_TYPE for another media type', async (_id, o) => {
-    const { path } = exampleRequest(o);
-    const res = await raw(o.method.toUpperCase(), path, { ...(await credentialsOf(o, { 'content-type': 'text/plain' })), body: 'name=x' });
-    expect(res.status).toBe(415);
-    expect(await errorOf(res)).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-  });
-});
-
-describeServer('failed authentications', () => {
-  // One clientId locked out by 10 failures; then every operation refuses it before anything else.
-  const locked = randomBytes(16).toString('hex');
-  const lockedAuth = basicAuth({ clientId: locked, clientSecret: 'wrong' });
-  let lockedOut: Promise<void> | undefined;
-  const lockOut = () =>
-    (lockedOut ??= (async () => {
-      for (let i = 0; i < 10; i++) await raw('GET', '/config', { auth: false, headers: { Authorization: lockedAuth } });
-    })());
-
-  it.skipIf(isMock).each(cases(withBasicAuth))('%s: 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After', async (_id, o) => {
-    await lockOut();
-    const { path, init } = exampleRequest(o);
-    const res = await raw(o.method.toUpperCase(), path, { ...init, auth: false, headers: { ...init.headers, Authorization: lockedAuth } });
-    expect(res.status).toBe(429);
-    expect(await errorOf(res)).toMatchObject({ code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  });
-});
 
 /** Two different valid requests for each POST that creates something, built on fresh state. */
 type Request = { path: string; body: () => string | FormData | undefined; headers?: Record<string, string> };
@@ -265,21 +206,8 @@ const takesKey = implemented.filter((o) => o.method === 'post' && (o.operation.p
 
 describe('Idempotency-Key on every POST that creates something', () => {
   const inFlight = inFlightServer();
-  it('covers every implemented POST that takes an Idempotency-Key (the ownTests have their own)', () => {
+  it('covers every implemented POST that takes an Idempotency-Key (the ownTests in keyed-posts.test.ts)', () => {
     expect(takesKey.map((o) => o.operation.operationId).filter((id) => !ownTests.has(id)).sort()).toEqual(Object.keys(creating).sort());
-  });
-
-  itServer('only a request that reached its handler is recorded: a 400 or 403 before it leaves the key free', async () => {
-    const [valid] = await creating.createCustomer!();
-    const key = idempotencyKey();
-    const send = (body: string, headers: Record<string, string> = {}) =>
-      raw('POST', '/customers', { auth: headers.Authorization === undefined, headers: { 'content-type': 'application/json', 'Idempotency-Key': key, ...headers }, body });
-    expect((await send('{"customerType":"INDIVIDUAL","colour":"red"}')).status).toBe(400);
-    // 403 for another credential: keys are per credential, so this one's key stays free as well.
-    expect((await send(valid.body() as string, { Authorization: basicAuth(await createToken(['VIEW'])) })).status).toBe(403);
-    const created = await send(valid.body() as string);
-    expect(created.status).toBe(201);
-    expect(created.headers.get('idempotent-replayed')).toBeNull();
   });
 
   // PGlite has one connection: a duplicate waits for the first instead of overlapping it.
@@ -292,28 +220,6 @@ describe('Idempotency-Key on every POST that creates something', () => {
         return raw('POST', first.path, { base: inFlight.baseUrl, headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
       };
       await expectInFlightConflict(send, key);
-    });
-  }
-
-  for (const [operationId, build] of Object.entries(creating)) {
-    itServer(`${operationId}: a replay is the stored response with one effect; another request with the key is 422`, async () => {
-      const [first, second, count] = await build();
-      const key = idempotencyKey();
-      const send = (r: Request) => {
-        const body = r.body();
-        return raw('POST', r.path, { headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key }, ...(body === undefined ? {} : { body }) });
-      };
-      const original = await send(first);
-      expect(original.status).toBeLessThan(300);
-      const replay = await send(first);
-      expect(replay.status).toBe(original.status);
-      expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      expect(await replay.text()).toBe(await original.text());
-      expect(await count()).toBe(1);
-      const other = await send(second);
-      expect(other.status).toBe(422);
-      expect(await errorOf(other)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-      expect(await count()).toBe(1);
     });
   }
 });
