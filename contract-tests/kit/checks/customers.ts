@@ -22,9 +22,10 @@ export function customerChecks(): Check[] {
       t.is.equal(read, created, 'getCustomer answers the customer as created');
     }),
 
-    check('customers.create.business', { operations: ['createCustomer'], status: 201, rule: 'a new business is UNVERIFIED (kybStatus) and holds its businessInfo (createCustomer)' }, async (t) => {
+    check('customers.create.business', { operations: ['createCustomer'], status: 201, rule: 'a new business has no kybStatus until its first verification, and holds its businessInfo (createCustomer, BusinessCustomer)' }, async (t) => {
       const created = await business(t, {}, { registrationNumber: 'C4829123' });
-      t.is.contains(created, { customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123' } }, 'createCustomer answers the business as sent (spec: BusinessCustomer)');
+      t.is.contains(created, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123' } }, 'createCustomer answers the business as sent (spec: BusinessCustomer)');
+      t.is.ok(!('kybStatus' in created), 'a business has no kybStatus before its first verification (spec: BusinessCustomer.kybStatus)', 'no kybStatus', () => `kybStatus ${String(created.kybStatus)}`);
       t.is.equal(t.expect(await get(t, created.id), 200, 'getCustomer answers 200'), created, 'getCustomer answers the customer as created');
     }),
 
@@ -60,7 +61,8 @@ export function customerChecks(): Check[] {
       t.is.equal(await count({ customerType: 'BUSINESS', platformCustomerId: person.platformCustomerId }), 0, 'customerType=BUSINESS leaves an individual out');
       t.is.equal(await count({ currency: 'GBP', platformCustomerId: person.platformCustomerId }), 1, 'currency=GBP keeps a customer holding GBP');
       t.is.equal(await count({ currency: 'EUR', platformCustomerId: person.platformCustomerId }), 0, 'currency=EUR leaves out a customer without EUR');
-      t.is.equal(await count({ kybStatus: 'UNVERIFIED', platformCustomerId: company.platformCustomerId }), 1, 'kybStatus=UNVERIFIED keeps a new business');
+      t.is.equal(await count({ kybStatus: 'PENDING', platformCustomerId: company.platformCustomerId }), 0, 'kybStatus=PENDING leaves out a business not verified yet');
+      t.is.equal(await count({ customerType: 'BUSINESS', platformCustomerId: company.platformCustomerId }), 1, 'customerType=BUSINESS keeps a business');
       t.is.equal(await count({ kycStatus: 'UNVERIFIED', platformCustomerId: company.platformCustomerId }), 0, 'kycStatus leaves businesses out');
     }),
 

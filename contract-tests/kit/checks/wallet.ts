@@ -9,6 +9,9 @@ import type { Reply } from '../http.ts';
 import type { World } from '../world.ts';
 import { check, enc } from './define.ts';
 
+/** The wallet as AuthMethod and AuthSession name it: `EmbeddedWallet:` and the internal account's uuid (spec: AuthMethod.accountId). */
+const walletName = (internalAccountId: string): string => internalAccountId.replace(/^InternalAccount:/, 'EmbeddedWallet:');
+
 type Schemas = components['schemas'];
 type Credential = Schemas['AuthMethod'];
 type Session = Schemas['AuthSession'];
@@ -72,13 +75,13 @@ export function walletChecks(): Check[] {
     check('wallet.first-credential-and-session', { operations: ['createAuthCredential', 'verifyAuthCredential', 'listAuthCredentials', 'listAuthSessions'], status: 201, rule: `a wallet's first credential is created at once (201); the sandbox OTP ${SANDBOX_OTP} opens a 15-minute session, once; a wrong code is 401 "Invalid OTP code" (${GUIDE}; sandbox guide)`, needs: [...needs] }, async (t) => {
       const { walletId } = await newWallet(t);
       const otp = t.expect<Credential>(await addCredential(t, { type: 'EMAIL_OTP', accountId: walletId, email: 'jane.doe@example.com' }), 201, 'the first credential is created at once');
-      t.is.contains(otp, { accountId: walletId, type: 'EMAIL_OTP' }, 'the credential is of the wallet');
+      t.is.contains(otp, { accountId: walletName(walletId), type: 'EMAIL_OTP' }, 'the credential is of the wallet, named EmbeddedWallet:<id> (spec: AuthMethod.accountId)');
       t.is.equal(await credentials(t, walletId), [otp], 'listAuthCredentials lists it');
       const wrong = await verify(t, otp.id, otpProof('123456'));
       t.expectError(wrong, 401, 'UNAUTHORIZED', 'a wrong code is refused');
       t.is.equal(reasonOf(wrong), 'Invalid OTP code', 'a wrong code says "Invalid OTP code" (SignedRetryChallenge reasons)', wrong);
       const session = t.expect<Session>(await verify(t, otp.id, otpProof()), 200, `the sandbox code ${SANDBOX_OTP} is accepted`);
-      t.is.contains(session, { credentialId: otp.id, accountId: walletId, type: 'EMAIL_OTP' }, 'the session is of the credential');
+      t.is.contains(session, { credentialId: otp.id, accountId: walletName(walletId), type: 'EMAIL_OTP' }, 'the session is of the credential');
       t.is.equal(Date.parse(session.expiresAt) - Date.parse(session.createdAt), 15 * 60_000, 'a session lasts 15 minutes');
       t.is.equal(reasonOf(await verify(t, otp.id, otpProof())), 'Invalid OTP code', 'a code opens one session');
       t.is.equal((await sessions(t, walletId)).map((s) => s.id), [session.id], 'listAuthSessions lists the session');
@@ -97,9 +100,9 @@ export function walletChecks(): Check[] {
       const forged = await addCredential(t, body, signed(challenge, 'forged'));
       t.expectError(forged, 401, 'UNAUTHORIZED', 'a wrong signature is refused');
       t.is.equal(reasonOf(forged), 'Invalid Service-Wallet-Signature', 'a wrong signature says so', forged);
-      t.expectError(await addCredential(t, body, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' })), 401, 'REQUEST_ID_INVALID', 'an unknown Request-Id');
+      t.expectError(await addCredential(t, body, signed({ requestId: '019542f5-b3e7-1d02-0000-00000000beef' })), 401, 'REQUEST_ID_INVALID', 'an unknown Request-Id');
       const done = t.expect<Credential>(await addCredential(t, body, signed(challenge)), 201, 'the identical signed request is 201');
-      t.is.contains(done, { type: 'PASSKEY', accountId: walletId }, 'the passkey is added');
+      t.is.contains(done, { type: 'PASSKEY', accountId: walletName(walletId) }, 'the passkey is added');
       t.is.equal((await credentials(t, walletId)).length, 2, 'the wallet has its second credential');
     }),
 

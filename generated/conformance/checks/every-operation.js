@@ -103,6 +103,12 @@ function invalidRequest(op) {
     }
     const pathParam = parametersOf(op).find((p) => p.in === 'path');
     if (pathParam !== undefined) {
+        // A typed id has a pattern to miss; an opaque one (conventions guide) only its length bounds.
+        const maxLength = pathParam.schema?.['pattern'] === undefined ? pathParam.schema?.['maxLength'] : undefined;
+        if (typeof maxLength === 'number') {
+            const bad = exampleRequest(op, { [pathParam.name]: 'x'.repeat(maxLength + 1) });
+            return { request: bad, changes: {}, field: `path.${pathParam.name}`, what: `a ${pathParam.name} longer than its maxLength` };
+        }
         const bad = exampleRequest(op, { [pathParam.name]: 'not-a-valid-value' });
         return { request: bad, changes: {}, field: `path.${pathParam.name}`, what: `a ${pathParam.name} of the wrong form` };
     }
