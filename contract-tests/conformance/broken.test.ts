@@ -39,7 +39,7 @@ it.each(cases)('%s: the kit fails, naming the rule', async (rule, only, message)
     expect(run.summary?.failed, run.stdout).toBeGreaterThanOrEqual(1);
     expect(run.stdout).toMatch(message);
     // The failure names the request with its X-Request-Id (a webhook's names its webhook-id).
-    expect(run.stdout).toMatch(rule === 'bad-webhook-signature' ? /webhook-id Event:\S+/ : /request: [A-Z]+ \/\S* → \d{3}, X-Request-Id: \S+/);
+    expect(run.stdout).toMatch(rule === 'bad-webhook-signature' ? /webhook-id [0-9a-f]{8}-[0-9a-f-]{27}/ : /request: [A-Z]+ \/\S* → \d{3}, X-Request-Id: \S+/);
   } finally {
     await proxy.close();
   }

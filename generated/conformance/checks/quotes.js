@@ -140,7 +140,10 @@ export function quoteChecks() {
             t.expectError(without, 400, 'MISSING_PAYER_DATA', 'the receiver\'s required sender fields must be sent');
             const missing = without.body.details?.missingFields ?? [];
             t.is.ok(missing.length > 0, 'MISSING_PAYER_DATA lists details.missingFields (errors guide)', 'the missing fields', () => JSON.stringify(missing), without);
-            const senderCustomerInfo = { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' };
+            // Every field the lookup listed, mandatory or not (spec: senderCustomerInfo).
+            const partial = { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' };
+            t.expectError(await postQuote(t, { ...body, senderCustomerInfo: partial }), 400, 'MISSING_PAYER_DATA', 'every field of requiredPayerDataFields is needed, NATIONALITY too (spec: senderCustomerInfo)');
+            const senderCustomerInfo = { ...partial, NATIONALITY: 'US' };
             t.expectError(await postQuote(t, { ...body, lookupId: undefined, senderCustomerInfo }), 400, 'LOOKUP_REQUIRED', 'a quote to an UMA address needs the lookupId');
             const quote = await createQuote(t, { ...body, senderCustomerInfo });
             t.is.contains(quote.destination, { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'MXN' }, 'the quote pays the UMA address in its currency');

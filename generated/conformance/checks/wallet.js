@@ -1,4 +1,4 @@
-import { accountOf, balanceOf, fund, individual } from "../fixtures.js";
+import { accountInfo, accountOf, balanceOf, externalAccount, fund, individual } from "../fixtures.js";
 import { check, enc } from "./define.js";
 /** The wallet as AuthMethod and AuthSession name it: `EmbeddedWallet:` and the internal account's uuid (spec: AuthMethod.accountId). */
 const walletName = (internalAccountId) => internalAccountId.replace(/^InternalAccount:/, 'EmbeddedWallet:');
@@ -143,6 +143,22 @@ export function walletChecks() {
             t.is.equal(await balanceOf(t, walletId), 10_000, 'a refused execution moves nothing');
             t.expect(await execute(signed({ requestId: payload.requestId ?? '' })), 200, 'the signed execution answers 200');
             t.is.equal(await balanceOf(t, walletId), 9_000, 'the wallet is debited once');
+        }),
+        check('wallet.transfer-out.signed', { operations: ['createTransferOut'], status: 202, rule: `a transfer-out from an Embedded Wallet needs a session signature from the customer's device: 202 SignedRetryChallenge that moves nothing, then the identical request signed answers 201, once; the same Request-Id again is 401 REQUEST_ID_REUSED (spec: InternalAccount.type EMBEDDED_WALLET; ${GUIDE})`, needs: [...needs] }, async (t) => {
+            const { walletId, customerId } = await walletWithSession(t);
+            await fund(t, walletId, 10_000);
+            const bank = await externalAccount(t, customerId, 'USD', accountInfo.usd());
+            const key = t.key();
+            const send = (headers = {}) => t.call('POST', '/transfer-out', { body: { source: { accountId: walletId }, destination: { accountId: bank.id }, amount: 2_500 }, headers, key });
+            const challenge = challenged(t, await send(), 'createTransferOut from an Embedded Wallet');
+            t.is.contains(JSON.parse(challenge.payloadToSign), { requestId: challenge.requestId, operation: 'createTransferOut' }, 'payloadToSign names the request and the operation (spec: SignedRetryChallenge)');
+            t.is.equal(await balanceOf(t, walletId), 10_000, 'the 202 moves nothing');
+            const made = t.expect(await send(signed(challenge)), 201, 'the signed retry, under the same Idempotency-Key, answers 201');
+            t.is.contains(made, { type: 'OUTGOING' }, 'it is an outgoing payment');
+            t.is.equal(await balanceOf(t, walletId), 7_500, 'the wallet is debited once');
+            const again = await t.call('POST', '/transfer-out', { body: { source: { accountId: walletId }, destination: { accountId: bank.id }, amount: 2_500 }, headers: signed(challenge), key: t.key() });
+            t.expectError(again, 401, 'REQUEST_ID_REUSED', 'a spent Request-Id is refused, whatever else the request says');
+            t.is.equal(await balanceOf(t, walletId), 7_500, 'a refused retry moves nothing');
         }),
     ];
 }
