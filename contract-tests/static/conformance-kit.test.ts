@@ -36,9 +36,9 @@ describe('the conformance kit', () => {
     const secured = operations.filter((o) => securityOf(o) !== 'none');
     expect(secured.length).toBe(89);
     for (const op of secured) expect(checks.map((c) => c.id), op.operationId).toContain(`auth.${op.operationId}.401`);
-    // The paginated lists: those that take a limit (the Embedded Wallet's two lists are not paged).
+    // The paginated lists: those that take a limit (the credential list, at most three, is not paged).
     const lists = operations.filter((o) => parametersOf(o).some((p) => p.in === 'query' && p.name === 'limit'));
-    expect(lists.length).toBe(18);
+    expect(lists.length).toBe(19);
     for (const list of lists) expect(checks.map((c) => c.id), list.operationId).toContain(`pagination.${list.operationId}.walk`);
   });
 

@@ -19,6 +19,7 @@ import {
   type ConnectedAgent,
 } from '../fixtures.ts';
 import type { Caller } from '../http.ts';
+import { CLIENT_KEY } from './wallet.ts';
 import type { World } from '../world.ts';
 import { check, enc } from './define.ts';
 
@@ -187,6 +188,25 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
       t.expect(await t.call('PATCH', `/customers/${enc(company.id)}`, { body: { customerType: 'BUSINESS', businessInfo: { registrationNumber: 'C4829124' } } }), 200, 'updateCustomer answers 200');
       const second = await verification(t, company.id);
       return { path: '/verifications', query: { customerId: company.id }, expected: newest([first, second]), otherQuery: { customerId: company.id, verificationStatus: 'REJECTED' } };
+    },
+  },
+  listAuthSessions: {
+    sandbox: true,
+    path: '/auth/sessions',
+    make: async (t) => {
+      // OAUTH verifies without a challenge step, so one credential opens as many sessions as needed
+      // (the sandbox's oidcToken value; the credential itself takes a fresh JWT-shaped token).
+      const wallet = async () => {
+        const customer = await individual(t, { currencies: ['USD'], embeddedWalletCurrencies: ['USD'] });
+        const page = t.expect<{ data: { id: string }[] }>(await t.call('GET', '/customers/internal-accounts', { query: { customerId: customer.id, type: 'EMBEDDED_WALLET' } }), 200, 'listCustomerInternalAccounts answers 200');
+        return page.data[0]?.id ?? '';
+      };
+      const walletId = await wallet();
+      const claims = { iss: 'https://accounts.google.com', sub: t.uid(), email: 'jane.doe@example.com', iat: Math.floor(Date.now() / 1000) };
+      const jwt = [{ alg: 'RS256', typ: 'JWT' }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.c2lnbmF0dXJl';
+      const credential = t.expect<{ id: string }>(await t.call('POST', '/auth/credentials', { body: { type: 'OAUTH', accountId: walletId, oidcToken: jwt }, key: t.key() }), 201, 'createAuthCredential answers 201');
+      const made = await inOrder(4, async () => t.expect<{ id: string }>(await t.call('POST', `/auth/credentials/${enc(credential.id)}/verify`, { body: { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY } }), 200, 'verifyAuthCredential answers 200'));
+      return { path: '/auth/sessions', query: { accountId: walletId }, expected: newest(made), otherQuery: { accountId: await wallet() } };
     },
   },
   listCustomerInternalAccounts: {

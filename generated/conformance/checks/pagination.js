@@ -4,6 +4,7 @@
 // filters, which are 400 INVALID_CURSOR.
 import { CheckFailure, CheckSkipped } from "../check.js";
 import { accountInfo, accountOf, agent, business, document, externalAccount, fund, individual, inOrder, owner, token, verification, } from "../fixtures.js";
+import { CLIENT_KEY } from "./wallet.js";
 import { check, enc } from "./define.js";
 const RULE_HAS_MORE = '`hasMore` is true only when another page follows: the last page, also when exactly full, says `hasMore: false` (pagination guide)';
 /** Follows the cursors of a list from its first page to its last, checking every page. */
@@ -145,6 +146,25 @@ const scopes = {
             t.expect(await t.call('PATCH', `/customers/${enc(company.id)}`, { body: { customerType: 'BUSINESS', businessInfo: { registrationNumber: 'C4829124' } } }), 200, 'updateCustomer answers 200');
             const second = await verification(t, company.id);
             return { path: '/verifications', query: { customerId: company.id }, expected: newest([first, second]), otherQuery: { customerId: company.id, verificationStatus: 'REJECTED' } };
+        },
+    },
+    listAuthSessions: {
+        sandbox: true,
+        path: '/auth/sessions',
+        make: async (t) => {
+            // OAUTH verifies without a challenge step, so one credential opens as many sessions as needed
+            // (the sandbox's oidcToken value; the credential itself takes a fresh JWT-shaped token).
+            const wallet = async () => {
+                const customer = await individual(t, { currencies: ['USD'], embeddedWalletCurrencies: ['USD'] });
+                const page = t.expect(await t.call('GET', '/customers/internal-accounts', { query: { customerId: customer.id, type: 'EMBEDDED_WALLET' } }), 200, 'listCustomerInternalAccounts answers 200');
+                return page.data[0]?.id ?? '';
+            };
+            const walletId = await wallet();
+            const claims = { iss: 'https://accounts.google.com', sub: t.uid(), email: 'jane.doe@example.com', iat: Math.floor(Date.now() / 1000) };
+            const jwt = [{ alg: 'RS256', typ: 'JWT' }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.c2lnbmF0dXJl';
+            const credential = t.expect(await t.call('POST', '/auth/credentials', { body: { type: 'OAUTH', accountId: walletId, oidcToken: jwt }, key: t.key() }), 201, 'createAuthCredential answers 201');
+            const made = await inOrder(4, async () => t.expect(await t.call('POST', `/auth/credentials/${enc(credential.id)}/verify`, { body: { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY } }), 200, 'verifyAuthCredential answers 200'));
+            return { path: '/auth/sessions', query: { accountId: walletId }, expected: newest(made), otherQuery: { accountId: await wallet() } };
         },
     },
     listCustomerInternalAccounts: {
