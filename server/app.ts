@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Kysely } from 'kysely';
-import type { Runtime } from './context.ts';
+import type { Runtime } from './context/context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';

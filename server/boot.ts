@@ -3,7 +3,7 @@
 // in clear. Used by `npm start` and `npm run platform:create`.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { Runtime } from './context.ts';
+import type { CredentialCache, Runtime } from './context/context.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { unitOfWork } from './db/unit-of-work.ts';
@@ -12,7 +12,7 @@ import { loadMasterKey } from './keys/master-key.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
 import { sealValuesStoredInClear } from './startup.ts';
-import { LocalCredentialCache, type CredentialCache } from './tokens/credential-cache.ts';
+import { LocalCredentialCache } from './tokens/credential-cache.ts';
 import { SharedCredentialCache } from './tokens/shared-credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 

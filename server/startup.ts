@@ -2,7 +2,7 @@
 // values earlier versions of the server stored in clear (webhook signing secrets, identity
 // numbers, tax ids, document numbers) are sealed, so a database dump holds none of them.
 import { sealLegacyIdentifiers as sealBeneficialOwnerIdentifiers } from './beneficial-owners/beneficial-owners.service.ts';
-import type { ServiceContext } from './context.ts';
+import type { ServiceContext } from './context/context.ts';
 import { sealLegacyIdentifiers as sealCustomerIdentifiers } from './customers/customers.service.ts';
 import { sealLegacyDocumentNumbers } from './documents/documents.service.ts';
 import { sealLegacyTaxIds as sealBeneficiaryTaxIds } from './external-accounts/external-accounts.service.ts';

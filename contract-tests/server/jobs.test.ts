@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Runtime } from '../../server/context.ts';
+import type { Runtime } from '../../server/context/context.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { unitOfWork } from '../../server/db/unit-of-work.ts';

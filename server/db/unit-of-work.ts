@@ -4,7 +4,7 @@
 // that met a deadlock, a serialization failure or statements made stale by a schema change runs
 // again (transaction-retry.ts).
 import type { Kysely } from 'kysely';
-import type { Runtime, ServiceContext } from '../context.ts';
+import type { Runtime, ServiceContext } from '../context/context.ts';
 import type { Database } from './schema.ts';
 import { retryTransaction } from './transaction-retry.ts';
 

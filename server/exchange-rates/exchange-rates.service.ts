@@ -3,7 +3,7 @@
 // of the current 5-minute window, so every read in a window (in any server process) is identical
 // and `updatedAt` is the window's start; only a quote locks a rate.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { getConfig } from '../platform/platform.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { invalidField } from '../shared/errors.ts';

@@ -2,7 +2,7 @@
 // authorization (the token permission each operation names in `x-permission`).
 import type { Request } from 'express';
 import type { Kysely } from 'kysely';
-import type { Runtime } from '../context.ts';
+import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext } from '../db/unit-of-work.ts';
 import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';

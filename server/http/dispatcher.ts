@@ -8,7 +8,7 @@
 //   6. after commit  (tasks the services handed over: waking the job runner, never inside the transaction)
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { RequestContext, Runtime } from '../context.ts';
+import type { RequestContext, Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
 import { collectingContext, runTasks } from '../db/unit-of-work.ts';

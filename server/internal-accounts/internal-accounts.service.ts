@@ -3,7 +3,7 @@
 // Wallets may be named `EmbeddedWallet:<uuid>` too, and change or export only with their owner's
 // signature (the signed-retry pattern).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { isCrypto } from '../shared/currencies.ts';
 import { newId } from '../shared/ids.ts';

@@ -4,7 +4,7 @@
 // loses nothing: its lease expires and another run (or process) takes the job again.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Runtime } from '../context.ts';
+import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext, runTasks, unitOfWork } from '../db/unit-of-work.ts';
 import { addMs } from '../shared/clock.ts';

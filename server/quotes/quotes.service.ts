@@ -2,7 +2,7 @@
 // Creation checks both ends, prices the amount (pricing.ts) and records the quote; a real-time-
 // funded quote also opens its transaction, waiting for the funds. Execution is quote-execution.ts.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import type { QuoteDetails } from '../db/schema.ts';
 import { defaultLimits, hasRate, multiplier, rateWindow } from '../exchange-rates/sandbox-market.ts';

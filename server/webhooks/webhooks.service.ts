@@ -2,7 +2,7 @@
 // delivery scheduled as a job (so an event goes out only if the change it reports commits, and a
 // restart loses none); and the sandbox's synchronous test webhook.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { newJob, scheduleWith } from '../jobs/schedule.ts';
 import { findPlatform } from '../platform/platform.repository.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
