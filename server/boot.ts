@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { CredentialCache, Runtime } from './context/context.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { unitOfWork } from './db/unit-of-work.ts';
+import { unitOfWork } from './context/unit-of-work.ts';
 import { checkMasterKey } from './keys/keys.service.ts';
 import { loadMasterKey } from './keys/master-key.ts';
 import { ShiftableClock } from './shared/clock.ts';

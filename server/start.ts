@@ -10,7 +10,7 @@ import { createApp } from './app.ts';
 import { answerClientErrors, HTTP_LIMITS } from './http/client-errors.ts';
 import { boot } from './boot.ts';
 import type { Config } from './config.ts';
-import { unitOfWork } from './db/unit-of-work.ts';
+import { unitOfWork } from './context/unit-of-work.ts';
 import { housekeepingJob } from './housekeeping/housekeeping.jobs.ts';
 import { jobKinds } from './job-kinds.ts';
 import { JobRunner } from './jobs/runner.ts';

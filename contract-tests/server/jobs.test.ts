@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Runtime } from '../../server/context/context.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { unitOfWork } from '../../server/db/unit-of-work.ts';
+import { unitOfWork } from '../../server/context/unit-of-work.ts';
 import { defineJob } from '../../server/jobs/job-definition.ts';
 import { leaseDueJobs } from '../../server/jobs/jobs.repository.ts';
 import { JobRunner, LEASE_MS } from '../../server/jobs/runner.ts';

@@ -2,7 +2,7 @@
 // code by the agent itself.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { unitOfWork } from '../db/unit-of-work.ts';
+import { unitOfWork } from '../context/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
 import { ApiError } from '../shared/errors.ts';
 import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { Kysely } from 'kysely';
 import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
-import { collectingContext } from '../db/unit-of-work.ts';
+import { collectingContext } from '../context/unit-of-work.ts';
 import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';
 import type { AgentPermission, Permission, Principal } from '../shared/principal.ts';
 import { authenticateAgent } from '../agents/agent-auth.ts';

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { RequestContext, Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
-import { collectingContext, runTasks } from '../db/unit-of-work.ts';
+import { collectingContext, runTasks } from '../context/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';

@@ -3,7 +3,7 @@
 // in a transaction of their own, so an unknown code's count is not rolled back with the request.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { unitOfWork } from '../db/unit-of-work.ts';
+import { unitOfWork } from '../context/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
 import { byCode, cancelInvitation, claimInvitation, createInvitation, getInvitation } from './invitations.service.ts';
 

@@ -1,7 +1,7 @@
 // Embedded Wallet credentials and sessions (the /auth paths).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { unitOfWork } from '../db/unit-of-work.ts';
+import { unitOfWork } from '../context/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
 import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
