@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { joinAreas, notImplemented } from '../../server/http/handler-types.ts';
+import { joinAreas, notImplemented } from '../../server/context/handler-types.ts';
 import { operations } from '../support/spec.ts';
 
 const server = resolve(import.meta.dirname, '..', '..', 'server');

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../context/unit-of-work.ts';
-import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
 import { ApiError } from '../shared/errors.ts';
 import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';
 import { checkRedeemLimit, countUnknownCode, createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';

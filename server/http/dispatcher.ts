@@ -19,7 +19,7 @@ import { principalOf } from './auth.ts';
 import { refuseUnparsableBody } from './json-body.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
-import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
+import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from '../context/handler-types.ts';
 import { assertSafe, hasBody, rawQuery, typedQuery } from './request-input.ts';
 import type { ResponseValidator } from './response-validator.ts';
 import { afterHandlerHooks } from './test-control.ts';

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../context/unit-of-work.ts';
-import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
 import { byCode, cancelInvitation, claimInvitation, createInvitation, getInvitation } from './invitations.service.ts';
 
 export const invitationHandlers: AreaHandlers<'createInvitation' | 'getInvitation' | 'claimInvitation' | 'cancelInvitation'> = {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../context/unit-of-work.ts';
-import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
 import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
 import { signatureHeaders } from './signed-retry.service.ts';

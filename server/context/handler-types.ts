@@ -2,7 +2,7 @@
 // path, query and body, and must return one of its documented success responses. Errors are thrown
 // as ApiError. The map in server/operations.ts must name every operationId of the spec.
 import type { operations } from '../../generated/openapi.js';
-import type { RequestContext } from '../context/context.ts';
+import type { RequestContext } from './context.ts';
 import type { UploadedFile } from '../shared/uploaded-file.ts';
 
 /** Webhook operations (`receive<Event>Webhook`) are sent by the service, not served: no handler. */
