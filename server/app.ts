@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Kysely } from 'kysely';
+import { authenticateAgent } from './agents/agent-auth.ts';
 import type { Runtime } from './context/context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
@@ -28,6 +29,7 @@ import { sentWalletEmails } from './wallet-auth/wallet-auth.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';
+import { authenticateBasic } from './tokens/tokens.service.ts';
 
 const generated = resolve(import.meta.dirname, '..', 'generated');
 export const BASE_PATH = '/2025-10-13';
@@ -80,6 +82,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   memoizeValidatorParameterParsing();
   settleUrlParseWarning();
   lightenValidatorStart();
+  const security = securityHandlers(runtime, db, { basic: authenticateBasic, bearer: authenticateAgent });
   const spec = validatorSpec();
   const operations = indexOperations(spec);
   app.use(BASE_PATH, encodeReservedQueryCharacters, jsonBody({ limit: '1mb' }));
@@ -94,7 +97,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
           validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
           // Responses are checked by the dispatcher before its transaction commits.
           validateResponses: false,
-          validateSecurity: { handlers: securityHandlers(runtime, db) },
+          validateSecurity: { handlers: security },
           validateFormats: true,
           ajvFormats: { mode: 'full' },
           formats: { date: isValidDate, 'date-time': isValidDateTime },
@@ -103,7 +106,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
           // UTF-8 file names (multer reads them as latin1 otherwise).
           fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: MAX_UPLOAD_FIELDS, fieldSize: MAX_UPLOAD_FIELD_BYTES, parts: MAX_UPLOAD_FIELDS + 1 }, defParamCharset: 'utf8' },
       })
-      : bareRouter(spec, BASE_PATH, securityHandlers(runtime, db)),
+      : bareRouter(spec, BASE_PATH, security),
   );
   app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
   // The documentation, after the API: no API request walks past these routes.
