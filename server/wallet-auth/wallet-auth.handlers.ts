@@ -1,14 +1,24 @@
-// Embedded Wallet credentials and sessions (the /auth paths).
+// Embedded Wallet credentials and sessions (the /auth paths), and the wallet's signed changes to its
+// internal account (its settings, the export of its credentials).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../context/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
+import { exportEmbeddedWallet, updateEmbeddedWallet } from './embedded-wallet.service.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
 import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
 import { signatureHeaders } from './signed-retry.service.ts';
 
 export const walletAuthHandlers: AreaHandlers<
-  'createAuthCredential' | 'listAuthCredentials' | 'revokeAuthCredential' | 'challengeAuthCredential' | 'verifyAuthCredential' | 'listAuthSessions' | 'revokeAuthSession'
+  | 'createAuthCredential'
+  | 'listAuthCredentials'
+  | 'revokeAuthCredential'
+  | 'challengeAuthCredential'
+  | 'verifyAuthCredential'
+  | 'listAuthSessions'
+  | 'revokeAuthSession'
+  | 'updateInternalAccount'
+  | 'exportInternalAccount'
 > = {
   createAuthCredential: async (req, ctx) => createCredential(ctx, req.body, signatureHeaders(req.headers)),
   listAuthCredentials: async (req, ctx) => ({ status: 200, body: await listCredentials(ctx, req.query.accountId) }),
@@ -28,4 +38,6 @@ export const walletAuthHandlers: AreaHandlers<
   }),
   listAuthSessions: async (req, ctx) => ({ status: 200, body: await listSessions(ctx, req.query) }),
   revokeAuthSession: async (req, ctx) => revokeSession(ctx, req.path.sessionId, signatureHeaders(req.headers)),
+  updateInternalAccount: async (req, ctx) => updateEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
+  exportInternalAccount: async (req, ctx) => exportEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
 };
