@@ -8,7 +8,7 @@ import { getConfig } from '../platform/platform.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { invalidField } from '../shared/errors.ts';
 import { pageOfItems, type Page } from '../shared/page.ts';
-import { priceQuote } from '../quotes/pricing.ts';
+import { priceQuote } from './pricing.ts';
 import { feesFor } from './fees.ts';
 import { toExchangeRate } from './exchange-rates.mapper.ts';
 import { defaultLimits, hasRate, multiplier, RATED_CURRENCIES, rateWindow } from './sandbox-market.ts';

@@ -23,7 +23,7 @@ import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../transactions/payment-rails.ts';
 import { newReference } from '../transactions/transfers.service.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
-import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
+import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from '../exchange-rates/pricing.ts';
 import { executeOpenQuote } from './quote-execution.ts';
 import { issueSigningRequest } from '../wallet-auth/signed-retry.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
