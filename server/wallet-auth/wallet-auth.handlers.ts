@@ -1,8 +1,5 @@
 // Embedded Wallet credentials and sessions (the /auth paths), and the wallet's signed changes to its
 // internal account (its settings, the export of its credentials).
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { unitOfWork } from '../context/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
 import { exportEmbeddedWallet, updateEmbeddedWallet } from './embedded-wallet.service.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
@@ -26,13 +23,11 @@ export const walletAuthHandlers: AreaHandlers<
   challengeAuthCredential: async (req, ctx) => ({ status: 200, body: await challengeCredential(ctx, req.path.credentialId, req.body) }),
   // Its own transaction: a wrong code is counted against it although the request fails.
   verifyAuthCredential: withoutTransaction(async (req, ctx) => {
-    const db = ctx.db as Kysely<Database>; // outside a transaction: withoutTransaction hands over the pool
     try {
-      const session = await unitOfWork(ctx, db, (uow) => verifyCredential({ ...ctx, ...uow }, req.path.credentialId, req.body, req.headers['request-id']));
-      return { status: 200, body: session };
+      return { status: 200, body: await ctx.transaction((trx) => verifyCredential(trx, req.path.credentialId, req.body, req.headers['request-id'])) };
     } catch (err) {
       if (!(err instanceof ProofFailure)) throw err;
-      await countOtpFailure({ ...ctx, db }, err);
+      await countOtpFailure(ctx, err);
       throw err.error;
     }
   }),
