@@ -21,7 +21,7 @@ import { jsonBody } from './http/json-body.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
 import { settleUrlParseWarning } from './http/url-parse-warning.ts';
-import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
+import { TEST_CONTROL_PATH, testControlRoutes, withFaultHooks } from './http/test-control.ts';
 import { requestValidatorSpec, validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
@@ -108,7 +108,8 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
       })
       : bareRouter(spec, BASE_PATH, security),
   );
-  app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
+  const served = testControls ? withFaultHooks(handlers) : handlers;
+  app.use(dispatcher({ runtime, db, handlers: served, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined }));
   // The documentation, after the API: no API request walks past these routes.
   app.get('/', (_req, res) => res.redirect('/docs'));
   app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));

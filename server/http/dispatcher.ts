@@ -23,7 +23,6 @@ import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
 import { assertSafe, hasBody, rawQuery, typedQuery } from './request-input.ts';
 import type { ResponseValidator } from './response-validator.ts';
-import { afterHandlerHooks } from './test-control.ts';
 
 interface MatchedOperation {
   operationId: OperationId;
@@ -46,7 +45,6 @@ export interface DispatcherOptions {
   operations: Map<string, OperationInfo>;
   /** Checks every result against the contract before commit (development and tests). */
   responseValidator: ResponseValidator | undefined;
-  testControls: boolean;
 }
 
 interface HandlerInput {
@@ -91,10 +89,9 @@ type Returned = Partial<Result> & { status: number };
 type AnyHandler = (req: HandlerInput, ctx: RequestContext) => Promise<Returned>;
 type AnyOwnTransactionsHandler = (req: HandlerInput, ctx: OwnTransactionsContext) => Promise<Returned>;
 
-export function dispatcher({ runtime, db, handlers, operations, responseValidator, testControls }: DispatcherOptions): RequestHandler {
-  /** The fault hooks (test controls only), then the result checked against the contract: stage 5, before any commit. */
-  const checked = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, returned: Returned) => {
-    await afterHandlerHooks(testControls, input.headers);
+export function dispatcher({ runtime, db, handlers, operations, responseValidator }: DispatcherOptions): RequestHandler {
+  /** A handler's result checked against the contract: stage 5, before any commit. */
+  const checked = (op: MatchedOperation, info: OperationInfo, returned: Returned) => {
     const result: Result = { status: returned.status, headers: returned.headers ?? {}, body: returned.body };
     const problems = responseValidator?.check(info, result.status, result.body) ?? [];
     if (problems.length > 0) {
@@ -107,7 +104,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
   /** Runs the handler with `conn` (the request's transaction, or the pool for a read) and checks its result. */
   const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
     const ctx: RequestContext = { ...runtime, db: conn, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
-    return checked(op, info, input, await (handlers[op.operationId] as AnyHandler)(input, ctx));
+    return checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, ctx));
   };
 
   /** Runs a withoutTransaction handler: the pool, and transactions of its own on request. */
@@ -121,7 +118,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       platformId,
       transaction: (work) => unitOfWork(runtime, db, (uow) => work({ ...uow, principal, platformId })),
     };
-    return checked(op, info, input, await handler(input, ctx));
+    return checked(op, info, await handler(input, ctx));
   };
 
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
