@@ -1,6 +1,6 @@
 // What every entry point does before it can serve or change anything: open the database, migrate
 // it, load the master key, check it is the database's key, and seal what earlier versions stored
-// in clear. Used by `npm start` (start.ts) and the scripts that work on the server's database.
+// in clear. Used by `npm start` (server.ts) and the scripts that work on the server's database.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { CredentialCache, Runtime, ServiceContext } from './context/context.ts';

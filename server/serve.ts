@@ -1,5 +1,5 @@
 // The server, as `npm start` runs it (through main.ts): checks the configuration and starts the
-// server (start.ts), prints the first API token when this start created it, and stops cleanly on
+// server (server.ts), prints the first API token when this start created it, and stops cleanly on
 // SIGINT and SIGTERM. Anything that prevents a correct start stops it with a message saying what
 // to change.
 import { writeSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { WrongKeyError } from './keys/keys.service.ts';
 import { BootstrapError } from './platform/platform.service.ts';
-import { ListenError, startServer } from './start.ts';
+import { ListenError, startServer } from './server.ts';
 
 /** A refusal to start: its message is for the person starting the server, not a stack trace. */
 function refuse(message: string): never {
