@@ -20,7 +20,6 @@ import { errorHandler } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
-import { settleUrlParseWarning } from './http/url-parse-warning.ts';
 import { TEST_CONTROL_PATH, testControlRoutes, withFaultHooks } from './http/test-control.ts';
 import { requestValidatorSpec, validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
@@ -80,7 +79,6 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   cacheValidatorRouteMatchers();
   indexValidatorRouteLookup();
   memoizeValidatorParameterParsing();
-  settleUrlParseWarning();
   lightenValidatorStart();
   const security = securityHandlers(runtime, db, { basic: authenticateBasic, bearer: authenticateAgent });
   const spec = validatorSpec();
