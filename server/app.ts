@@ -10,10 +10,7 @@ import type { Runtime } from './context/context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
-import { memoizeValidatorParameterParsing } from './dependency-patches/parameter-parsing-memo.ts';
-import { cacheValidatorRouteMatchers } from './dependency-patches/route-matcher-cache.ts';
-import { indexValidatorRouteLookup } from './dependency-patches/route-lookup-index.ts';
-import { lightenValidatorStart } from './dependency-patches/validator-startup.ts';
+import { applyDependencyPatches } from './dependency-patches/index.ts';
 import { bareRouter } from './http/bare-router.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -76,10 +73,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
 
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
-  cacheValidatorRouteMatchers();
-  indexValidatorRouteLookup();
-  memoizeValidatorParameterParsing();
-  lightenValidatorStart();
+  applyDependencyPatches();
   const security = securityHandlers(runtime, db, { basic: authenticateBasic, bearer: authenticateAgent });
   const spec = validatorSpec();
   const operations = indexOperations(spec);
@@ -89,7 +83,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
       ? OpenApiValidator.middleware({
           apiSpec: requestValidatorSpec(spec) as never,
           // The bundle is linted and checked for drift in CI; checking it against the OpenAPI
-          // schema again at every start took a tenth of a second.
+          // schema again at every start would slow every start (bench/README.md).
           validateApiSpec: false,
           // Query, path and header strings are read by their schema's type; JSON bodies never are.
           validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
