@@ -11,7 +11,7 @@ import { documentHandlers } from './documents/documents.handlers.ts';
 import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
 import { invitationHandlers } from './invitations/invitations.handlers.ts';
-import { joinAreas, type OperationHandlers } from './http/handler-types.ts';
+import { joinAreas, type OperationHandlers } from './context/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
 import { platformHandlers } from './platform/platform.handlers.ts';
 import { quoteHandlers } from './quotes/quotes.handlers.ts';

@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, inject } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
 import { runMatrix, type MatrixCase, type MatrixRequest } from '../auth-matrix/matrix.ts';
 import { IdPool } from '../fuzz/id-pool.ts';
 import { ALL_AGENT_PERMISSIONS, connectAgent, type ConnectedAgent } from '../support/agents.ts';

@@ -5,7 +5,7 @@
 // (conformance-kit.test.ts: input.<operationId>.413 and .415, auth.<operationId>.429, idempotency.<operationId>).
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
 import { api, idempotencyKey, itPostgres, raw, unique } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createExternalAccount, fundedAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';

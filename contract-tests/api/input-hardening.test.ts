@@ -6,7 +6,7 @@
 import { describe, expect } from 'vitest';
 import { connectAgent } from '../support/agents.ts';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
 import { api, baseUrl, credentials, describeServer, errorOf, idempotencyKey, itServer, raw, unique } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { balanceOf, createBusinessCustomer, newCustomerAccount, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';

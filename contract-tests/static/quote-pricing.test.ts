@@ -1,10 +1,10 @@
-// Property tests of quote pricing (server/quotes/pricing.ts) over random amounts, multipliers and
+// Property tests of quote pricing (server/exchange-rates/pricing.ts) over random amounts, multipliers and
 // fees, and over every pair of the sandbox market (currencies with 0, 2, 3, 6 and 8 decimals).
 // Each property recomputes the documented rule with bigints from the numbers a client would read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { multiplier, RATED_CURRENCIES, rateWindow, serviceFixedFee, SERVICE_VARIABLE_FEE_BPS } from '../../server/exchange-rates/sandbox-market.ts';
-import { priceQuote, rateDetailsOf, type Price, type PriceDecimals, type PriceTerms } from '../../server/quotes/pricing.ts';
+import { priceQuote, rateDetailsOf, type Price, type PriceDecimals, type PriceTerms } from '../../server/exchange-rates/pricing.ts';
 import { currency } from '../../server/shared/currencies.ts';
 import { decimalText, parseDecimal, type ExactDecimal } from '../../server/shared/exact-decimal.ts';
 import { MAX_AMOUNT } from '../../server/shared/money.ts';

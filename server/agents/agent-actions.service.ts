@@ -4,7 +4,7 @@
 // or rejects it. An agent's submissions are evaluated one at a time under its row lock, so the
 // spending limits hold whatever the concurrency. Every status change sends its webhook.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, RequestContext } from '../context.ts';
+import type { PlatformContext, RequestContext } from '../context/context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { iso } from '../shared/clock.ts';
 import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';

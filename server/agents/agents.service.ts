@@ -4,7 +4,7 @@
 // access token, which is stored only as its SHA-256. Spec: the paths under /agents.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, RequestContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, RequestContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';

@@ -1,7 +1,7 @@
 // Beneficial owners of business customers: add (with the automatic KYC check), list, get, update
 // (a new last name runs the check again). Identity numbers are stored sealed and answered masked.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { compact } from '../shared/compact.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';

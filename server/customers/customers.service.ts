@@ -2,7 +2,7 @@
 // and what other areas need of a customer (access checks, verification status changes).
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { findPlatformUmaDomain } from '../platform/platform.repository.ts';

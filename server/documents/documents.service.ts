@@ -2,7 +2,7 @@
 // database), list, get, replace, delete (refused once a verification has used the document).
 import type { components } from '../../generated/openapi.js';
 import { requireBeneficialOwner } from '../beneficial-owners/beneficial-owners.service.ts';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { newOpaqueId } from '../shared/ids.ts';

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { Price } from '../quotes/pricing.ts';
+import type { Price } from './pricing.ts';
 import { currency } from '../shared/currencies.ts';
 import { decimalNumber, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
 import type { Fees } from './fees.ts';

@@ -3,12 +3,12 @@
 // of the current 5-minute window, so every read in a window (in any server process) is identical
 // and `updatedAt` is the window's start; only a quote locks a rate.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { getConfig } from '../platform/platform.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { invalidField } from '../shared/errors.ts';
 import { pageOfItems, type Page } from '../shared/page.ts';
-import { priceQuote } from '../quotes/pricing.ts';
+import { priceQuote } from './pricing.ts';
 import { feesFor } from './fees.ts';
 import { toExchangeRate } from './exchange-rates.mapper.ts';
 import { defaultLimits, hasRate, multiplier, RATED_CURRENCIES, rateWindow } from './sandbox-market.ts';

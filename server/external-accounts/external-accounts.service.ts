@@ -1,7 +1,7 @@
 // External accounts of customers and of the platform: register (with the sandbox beneficiary name
 // check and the single default UMA deposit account per customer), list, get, delete (INACTIVE).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';

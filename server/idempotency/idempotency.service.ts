@@ -5,7 +5,7 @@
 // Keys are scoped to the credential and the operation, kept 24 hours, and stored sealed (a stored
 // response may hold a secret shown once, such as a new token's clientSecret).
 import { createHash } from 'node:crypto';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import { addMs } from '../shared/clock.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { conflict, unprocessable } from '../shared/errors.ts';

@@ -9,7 +9,7 @@
 //   SYSTEM:IN_FLIGHT        debited from an account for a payment not yet settled (a hold)
 //   SYSTEM:SETTLEMENT       the banks and networks outside: money that left, or arrived, over a rail
 //   SYSTEM:SANDBOX_FUNDING  where sandbox funding comes from
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import type { MovementKind, TransactionDetails } from '../db/schema.ts';
 import { emitTransactionEvent } from '../transactions/transaction-events.ts';
 import { insertTransaction, moveTransactionStatus, type TransactionRow } from '../transactions/transactions.repository.ts';

@@ -6,7 +6,7 @@
 // back. Other keys, so other clients, are never affected. Spec: the Authentication guide.
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import { tooManyRequests } from '../shared/errors.ts';
 import { deleteRecovered, findRecovery, recordFailure } from './failure-limits.repository.ts';
 

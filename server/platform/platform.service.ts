@@ -3,7 +3,7 @@
 // changing the endpoint emits a TEST event.
 import { randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, invalidField, invalidFields, notFound, type FieldError } from '../shared/errors.ts';
 import { newOpaqueId } from '../shared/ids.ts';

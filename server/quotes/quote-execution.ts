@@ -3,7 +3,7 @@
 // under the quote's row lock, so a quote is executed at most once whatever the retries and races.
 // What happens next follows the destination (payment-plan.ts), as durable jobs.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';

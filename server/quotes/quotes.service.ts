@@ -2,7 +2,7 @@
 // Creation checks both ends, prices the amount (pricing.ts) and records the quote; a real-time-
 // funded quote also opens its transaction, waiting for the funds. Execution is quote-execution.ts.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import type { QuoteDetails } from '../db/schema.ts';
 import { defaultLimits, hasRate, multiplier, rateWindow } from '../exchange-rates/sandbox-market.ts';
@@ -23,7 +23,7 @@ import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../transactions/payment-rails.ts';
 import { newReference } from '../transactions/transfers.service.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
-import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
+import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from '../exchange-rates/pricing.ts';
 import { executeOpenQuote } from './quote-execution.ts';
 import { issueSigningRequest } from '../wallet-auth/signed-retry.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';

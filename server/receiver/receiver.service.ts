@@ -2,7 +2,7 @@
 // about the sender. A lookup is kept 15 minutes; a quote to an UMA address needs one, and a quote
 // naming one must carry every field it lists.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';

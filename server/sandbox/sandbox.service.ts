@@ -2,7 +2,7 @@
 // transaction from the platform's sandbox funding account (the dispatcher's Idempotency-Key
 // handling makes a replay answer the stored response without crediting twice).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { openTransaction } from '../ledger/ledger.service.ts';

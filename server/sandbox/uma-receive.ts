@@ -4,7 +4,7 @@
 // customer's primary internal account in that currency, through the ledger. Either way it is one
 // COMPLETED incoming transaction, with its webhook.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { findDefaultUmaDepositAccount } from '../external-accounts/external-accounts.repository.ts';
 import { findPrimaryInternalAccount } from '../internal-accounts/internal-accounts.repository.ts';

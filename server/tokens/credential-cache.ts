@@ -6,11 +6,9 @@
 // address: that address) drops it on every process before it answers: see shared-credential-cache.ts
 // for several processes on one PostgreSQL.
 import { timingSafeEqual } from 'node:crypto';
+import type { CredentialCache, TokenPrincipal } from '../context/context.ts';
 import type { Db } from '../db/database.ts';
-import type { Principal } from '../shared/principal.ts';
 import { hashSecret } from './token-secrets.ts';
-
-export type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
 
 interface Entry {
   principal: TokenPrincipal;
@@ -25,7 +23,7 @@ const MAX_ENTRIES = 10_000;
 /** What a revocation names: a clientId (from every address), or a clientId from one address. */
 export const revocationSubject = (clientId: string, source?: string): string => (source === undefined ? clientId : `${clientId}@${source}`);
 
-export abstract class CredentialCache {
+export abstract class CredentialCacheBase implements CredentialCache {
   /** By revocationSubject(clientId, source). */
   readonly #entries = new Map<string, Entry>();
   #generation = 0;
@@ -93,7 +91,7 @@ export abstract class CredentialCache {
 }
 
 /** One process owns the database (PGlite): what it revokes, it drops itself. */
-export class LocalCredentialCache extends CredentialCache {
+export class LocalCredentialCache extends CredentialCacheBase {
   protected usable(): boolean {
     return true;
   }

@@ -1,7 +1,7 @@
 // API tokens: issuing (the secret is returned once and only its hash kept), listing, deleting,
 // and authenticating HTTP Basic credentials with a limit on failed attempts per clientId and address.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, RequestContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
 import { addMs } from '../shared/clock.ts';
 import { badRequest, notFound, unauthorized } from '../shared/errors.ts';
 import { requireHeldGrants } from '../shared/grants.ts';
@@ -12,7 +12,6 @@ import { countFailure, forgetRecoveredLimits, limitKey, refuseWhileExhausted, ty
 import { throttledSource } from '../shared/source-address.ts';
 import { deleteExpiredFailures } from './auth-failures.repository.ts';
 import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
-import type { TokenPrincipal } from './credential-cache.ts';
 import { toToken } from './tokens.mapper.ts';
 import { findCredentialState, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
 import { DUMMY_HASH, hashSecret, newClientId, newClientSecret, secretMatches } from './token-secrets.ts';

@@ -1,7 +1,7 @@
 // The webhook event of each transaction status: incoming-payment and outgoing-payment events as
 // WebhookEventType names them. Emitted by the ledger with every change, in its database transaction.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { emitEvent, type WebhookEventType } from '../webhooks/webhooks.service.ts';
 import { toTransaction } from './transactions.mapper.ts';
 import type { TransactionRow } from './transactions.repository.ts';

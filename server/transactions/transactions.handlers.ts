@@ -1,7 +1,7 @@
 // Transfers in and out, and the transactions they (and every other money movement) create; the
 // platform's decision on a transaction waiting for it (an agent action's payment).
 import { approveTransaction, rejectTransaction } from '../agents/agent-actions.service.ts';
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
 import { createTransferIn, createTransferOut } from './transfers.service.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';

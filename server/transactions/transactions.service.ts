@@ -1,7 +1,7 @@
 // Transactions as the platform reads them: get one, list with filters, cancel an unsettled
 // outgoing payment. Status changes and their money go through the ledger.
 import type { components, operations } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { moveTransaction } from '../ledger/ledger.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { listPage, type Page } from '../shared/page.ts';

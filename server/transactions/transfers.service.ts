@@ -5,7 +5,7 @@
 // transfer-out from an Embedded Wallet needs its owner's signature: a signed retry.
 import { randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';

@@ -2,7 +2,7 @@
 // or returns the customer's current verification; list and get read them. The sandbox runs the
 // checks synchronously: READY_FOR_VERIFICATION → IN_PROGRESS → the outcome, in one request.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { toCustomer, WITHOUT_TAX_ID } from '../customers/customers.mapper.ts';
 import type { CustomerRow } from '../customers/customers.repository.ts';
 import { requireLiveCustomer, setVerificationStatus } from '../customers/customers.service.ts';

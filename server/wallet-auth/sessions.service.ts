@@ -2,7 +2,7 @@
 // runtime's WalletProofs), listed while active, revoked with a signed retry (a session may sign
 // its own revocation). A session lasts 15 minutes; revoking its credential ends it too.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { ApiError, invalidField, notFound, proofRejected } from '../shared/errors.ts';

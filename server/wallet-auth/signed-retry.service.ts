@@ -10,7 +10,7 @@
 // one always answers 401 REQUEST_ID_REUSED.
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { addMs } from '../shared/clock.ts';

@@ -2,7 +2,7 @@
 // the wallet), list, challenge and revoke (signed by a session of another credential; a wallet
 // keeps at least one). One live credential per type and wallet. Spec: the paths under /auth/credentials.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import type { Db } from '../db/database.ts';

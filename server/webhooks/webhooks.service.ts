@@ -2,13 +2,12 @@
 // delivery scheduled as a job (so an event goes out only if the change it reports commits, and a
 // restart loses none); and the sandbox's synchronous test webhook.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { newJob, scheduleWith } from '../jobs/schedule.ts';
-import { findPlatform } from '../platform/platform.repository.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { deliverWebhookJob } from './webhooks.jobs.ts';
 import { toEventBody } from './webhooks.mapper.ts';
-import { insertEvent } from './webhooks.repository.ts';
+import { findWebhookTarget, insertEvent } from './webhooks.repository.ts';
 import { postSignedWebhook } from './webhook-sender.ts';
 
 export type WebhookEventType = components['schemas']['WebhookEventType'];
@@ -25,7 +24,7 @@ export async function emitEvent(ctx: PlatformContext, type: WebhookEventType, da
 
 /** Sends a TEST event now and reports the answer. Waits on the network: call it outside any transaction. */
 export async function sendTestWebhook(ctx: PlatformContext): Promise<components['schemas']['SandboxWebhookTestResult']> {
-  const platform = await findPlatform(ctx.db, ctx.platformId);
+  const platform = await findWebhookTarget(ctx.db, ctx.platformId);
   if (platform === undefined) throw notFound('NOT_FOUND', 'No such platform.');
   if (platform.webhook_endpoint === null || platform.webhook_signing_secret === null) {
     throw badRequest('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured: set one with PATCH /config.');

@@ -1,8 +1,10 @@
 // Handler types derived from the generated operation types: a handler gets its operation's typed
 // path, query and body, and must return one of its documented success responses. Errors are thrown
 // as ApiError. The map in server/operations.ts must name every operationId of the spec.
+import type { Kysely } from 'kysely';
 import type { operations } from '../../generated/openapi.js';
-import type { RequestContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import type { RequestContext } from './context.ts';
 import type { UploadedFile } from '../shared/uploaded-file.ts';
 
 /** Webhook operations (`receive<Event>Webhook`) are sent by the service, not served: no handler. */
@@ -37,26 +39,37 @@ export type OperationResult<K extends OperationId> = {
 
 export type Handler<K extends OperationId> = (req: OperationRequest<K>, ctx: RequestContext) => Promise<OperationResult<K>>;
 
-const outsideTransaction = new WeakSet<object>();
-
-/**
- * Marks a handler that must not run inside the request's database transaction: it waits on the
- * network (the sandbox test webhook), or must commit something even when it fails (a wrong wallet
- * proof is counted). It gets the plain database handle and opens its own units of work.
- */
-export function withoutTransaction<K extends OperationId>(handler: Handler<K>): Handler<K> {
-  outsideTransaction.add(handler);
-  return handler;
+/** What a handler running outside the request's transaction gets (withoutTransaction). */
+export interface OwnTransactionsContext extends RequestContext {
+  /** The pool, not a transaction: each statement commits on its own (a failure counted stays counted). */
+  db: Kysely<Database>;
+  /**
+   * Runs `work` in a transaction of its own, run again after a deadlock; the tasks it hands to
+   * `afterCommit` run once it has committed.
+   */
+  transaction<T>(work: (ctx: RequestContext) => Promise<T>): Promise<T>;
 }
 
-export const runsOutsideTransaction = (handler: object): boolean => outsideTransaction.has(handler);
+export type OwnTransactionsHandler<K extends OperationId> = (req: OperationRequest<K>, ctx: OwnTransactionsContext) => Promise<OperationResult<K>>;
+
+/** A handler the dispatcher runs outside the request's transaction. */
+export interface OutsideTransaction<K extends OperationId> {
+  readonly outsideTransaction: OwnTransactionsHandler<K>;
+}
+
+/**
+ * A handler that must not run inside the request's database transaction: it waits on the network
+ * (the sandbox test webhook), or must commit something even when it fails (a wrong wallet proof,
+ * an unknown code is counted). It gets the pool and opens transactions of its own.
+ */
+export const withoutTransaction = <K extends OperationId>(handler: OwnTransactionsHandler<K>): OutsideTransaction<K> => ({ outsideTransaction: handler });
 
 /** Marks an operation that this server does not implement yet: it answers 501 NOT_IMPLEMENTED. */
 export const notImplemented = Symbol('notImplemented');
 export type NotImplemented = typeof notImplemented;
 
-export type OperationHandlers = { [K in OperationId]: Handler<K> | NotImplemented };
-export type AreaHandlers<K extends OperationId> = { [P in K]: Handler<P> | NotImplemented };
+export type OperationHandlers = { [K in OperationId]: Handler<K> | OutsideTransaction<K> | NotImplemented };
+export type AreaHandlers<K extends OperationId> = { [P in K]: Handler<P> | OutsideTransaction<P> | NotImplemented };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 

@@ -1,10 +1,9 @@
 // express-openapi-validator 5.6 works out again, on every request and for every parameter its
 // operation declares (present or not), what the contract says of it: it resolves the parameter's
 // $ref, normalizes it, and walks its schema for objects, building arrays as it goes
-// (RequestParameterMutator.modifyRequest: 7 % of a list request's CPU on PGlite, with a dozen
-// filters). Those answers, about half of it, depend only on the contract's objects, which never
-// change once loaded, so they are memoized per object: the validator asks the same questions and
-// gets the same answers.
+// (RequestParameterMutator.modifyRequest). Those answers depend only on the contract's objects,
+// which never change once loaded, so they are memoized per object: the validator asks the same
+// questions and gets the same answers.
 //
 // For an operation whose parameters are all plain (no content, no arrays or objects, no cookie
 // forms), the rest of modifyRequest's loop changes nothing. What it can still do: turn keys with

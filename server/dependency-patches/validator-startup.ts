@@ -1,5 +1,5 @@
-// Two things express-openapi-validator 5.6 does at every start that cost this server about a
-// third of a second and serve it nothing; both are replaced in the validator's own modules:
+// Two things express-openapi-validator 5.6 does at every start that serve this server nothing and
+// slow its start (bench/README.md); both are replaced in the validator's own modules:
 // - its schema preprocessor resolves each `$ref` by compiling the referenced schema (and all it
 //   references) with an ajv instance of its own, only to read the schema object back: a local
 //   reference is now looked up in the document instead, which is what that object is;

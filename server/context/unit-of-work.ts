@@ -2,11 +2,11 @@
 // run only once the transaction has committed, and never when it rolled back. A failing task is
 // logged; it cannot undo a commit, so it must not fail the request or the job either. A transaction
 // that met a deadlock, a serialization failure or statements made stale by a schema change runs
-// again (transaction-retry.ts).
+// again (db/transaction-retry.ts).
 import type { Kysely } from 'kysely';
-import type { Runtime, ServiceContext } from '../context.ts';
-import type { Database } from './schema.ts';
-import { retryTransaction } from './transaction-retry.ts';
+import type { Runtime, ServiceContext } from './context.ts';
+import type { Database } from '../db/schema.ts';
+import { retryTransaction } from '../db/transaction-retry.ts';
 
 type Task = () => void | Promise<void>;
 

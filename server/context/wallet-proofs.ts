@@ -1,7 +1,8 @@
 // What the Embedded Wallet flows need checked, behind one interface: the sandbox answers with its
-// magic values (sandbox-proofs.ts); a production implementation (WebAuthn with
-// @simplewebauthn/server, OIDC with jose as in jose-oidc.ts, real sealing of keys) replaces it in
-// the runtime without touching wallet-auth.service.ts, sessions.service.ts or signed-retry.service.ts.
+// magic values (wallet-auth/sandbox-proofs.ts); a production implementation (WebAuthn with
+// @simplewebauthn/server, OIDC with jose as in wallet-auth/jose-oidc.ts, real sealing of keys)
+// replaces it in the runtime without touching wallet-auth/'s services. It sits beside the runtime
+// that holds it, so every layer can name the runtime.
 import type { components } from '../../generated/openapi.js';
 
 type Schemas = components['schemas'];

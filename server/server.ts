@@ -1,7 +1,7 @@
 // Starting a server: boots (database, migrations, master key), starts listening (so a busy port
 // stops the start before anything is created), makes sure a sandbox platform and its first API
 // token exist, and runs the background jobs; `close` undoes it all, in the reverse order. Used by
-// `npm start` (serve.ts, which adds the process's signals and messages) and by tests that run a
+// `npm start` (main.ts, which adds the process's signals and messages) and by tests that run a
 // server of their own inside their process.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,16 +9,22 @@ import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { answerClientErrors, HTTP_LIMITS } from './http/client-errors.ts';
 import { boot } from './boot.ts';
-import type { Config } from './config.ts';
-import { unitOfWork } from './db/unit-of-work.ts';
+import { ConfigError, type Config } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { unitOfWork } from './context/unit-of-work.ts';
 import { housekeepingJob } from './housekeeping/housekeeping.jobs.ts';
 import { jobKinds } from './job-kinds.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleRecurringJob } from './jobs/schedule.ts';
-import { bootstrapPlatform } from './platform/platform.service.ts';
+import { WrongKeyError } from './keys/keys.service.ts';
+import { BootstrapError, bootstrapPlatform } from './platform/platform.service.ts';
 
 /** The port cannot be listened on: nothing was created. */
 export class ListenError extends Error {}
+
+/** A start refused for a reason the person starting the server can fix: its message says what to change. */
+export const isStartRefusal = (err: unknown): err is Error =>
+  err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof WrongKeyError || err instanceof BootstrapError || err instanceof ListenError;
 
 export interface StartedServer {
   /** `http://host:port`, with the port listened on (PORT=0 picks a free one). */

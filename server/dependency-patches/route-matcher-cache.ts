@@ -1,9 +1,8 @@
 // express-openapi-validator 5.6 compiles the path-to-regexp matcher of every route it scans on
-// every request (lookupRoute in openapi.metadata.js): with 60-odd paths that was 8 % of a GET's CPU
-// (it now scans only the routes of the request's area: route-lookup-index.ts).
-// Upstream has the fix open (cdimascio/express-openapi-validator#1217, "perf: cache route
-// matchers"); until it ships, the validator's own copy of path-to-regexp memoizes its matchers.
-// A compiled matcher holds no state (no `g` flag), so sharing one is safe.
+// every request (lookupRoute in openapi.metadata.js; route-lookup-index.ts narrows the scan to the
+// request's area). Upstream has the fix open (cdimascio/express-openapi-validator#1217, "perf:
+// cache route matchers"); until it ships, the validator's own copy of path-to-regexp memoizes its
+// matchers. A compiled matcher holds no state (no `g` flag), so sharing one is safe.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
