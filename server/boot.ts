@@ -9,6 +9,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { unitOfWork } from './db/unit-of-work.ts';
 import { checkMasterKey } from './keys/keys.service.ts';
 import { loadMasterKey } from './keys/master-key.ts';
+import { conditionalBalanceWriter } from './ledger/ledger.repository.ts';
+import { lostUpdateBalanceWriter } from './ledger/lost-update.repository.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
 import { sealValuesStoredInClear } from './startup.ts';
@@ -39,7 +41,9 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       clock: new ShiftableClock(),
       keys: new Keyring(master.key),
       log,
-      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets, testFault: config.testFault },
+      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      // The reliability tests' deliberate bug replaces the ledger's writer (config.ts: NODE_ENV=test only).
+      balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter,
       walletProofs: sandboxProofs,
       credentials,
       wakeJobs: () => wake(),

@@ -3,8 +3,8 @@
 // it writes. Work that must happen only once the transaction has committed (waking the job runner,
 // network I/O) is handed to `afterCommit`, never run inside the transaction.
 import type { Logger } from 'pino';
-import type { TestFault } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { BalanceWriter } from './ledger/ledger.repository.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
 import type { CredentialCache } from './tokens/credential-cache.ts';
@@ -14,8 +14,6 @@ import type { WalletProofs } from './wallet-auth/wallet-proofs.ts';
 export interface Settings {
   /** Whether webhooks may go to loopback and private addresses (the local sandbox: yes; production: no). */
   allowPrivateWebhookTargets: boolean;
-  /** A deliberate bug for the reliability tests (config.ts allows it only with NODE_ENV=test). */
-  testFault: TestFault | undefined;
 }
 
 export interface Runtime {
@@ -23,6 +21,8 @@ export interface Runtime {
   keys: Keyring;
   log: Logger;
   settings: Settings;
+  /** How the ledger writes balance changes: chosen at boot (a test server may get a deliberately broken one). */
+  balanceWriter: BalanceWriter;
   /** Checks the proofs of Embedded Wallet credentials and signatures (the sandbox's magic values). */
   walletProofs: WalletProofs;
   /** API token credentials verified recently, shared safely with the database's other processes. */

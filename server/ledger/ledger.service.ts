@@ -19,7 +19,7 @@ import { MAX_AMOUNT } from '../shared/money.ts';
 import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
 import type { components } from '../../generated/openapi.js';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import { insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead, postMovements } from './ledger.repository.ts';
+import { insertMovement, lockInternalAccounts, movementKinds } from './ledger.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 type FailureReason = components['schemas']['TransactionFailureReason'];
@@ -74,16 +74,13 @@ async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[
     }
   }
   const internal = [...changes.values()].sort((a, b) => (a.account < b.account ? -1 : 1));
-  // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
-  if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
-  // The test suite's deliberately broken variant changes the balances by a read and an overwrite (config.ts: NODE_ENV=test only).
-  if (internal.length === 0 || ctx.settings.testFault === 'lost-update') {
+  if (internal.length === 0) {
     for (const m of movements) await insertMovement(ctx.db, m);
-    for (const leg of internal) check(leg, await overwriteBalanceFromRead(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at));
     return;
   }
-  // One statement; the balance changes are its last step, so an account's row lock is held only until the commit.
-  const changed = await postMovements(ctx.db, movements, internal, MAX_BALANCE);
+  // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
+  if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
+  const changed = await ctx.balanceWriter.post(ctx.db, movements, internal, MAX_BALANCE);
   for (const leg of internal) check(leg, changed.find((row) => row.id === leg.account));
 
   function check(leg: Change, row: InternalAccountRow | undefined): void {
