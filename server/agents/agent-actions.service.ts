@@ -16,7 +16,7 @@ import { ApiError, conflict, forbidden, notFound, unauthorized } from '../shared
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
-import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
+import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { getTransaction } from '../transactions/transactions.service.ts';
 import { openPayment, openPaymentForApproval, prepareTransferIn, prepareTransferOut, startApprovedPayment, type PreparedPayment } from '../transactions/transfers.service.ts';
 import type { SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';

@@ -11,8 +11,8 @@
 //   SYSTEM:SANDBOX_FUNDING  where sandbox funding comes from
 import type { PlatformContext } from '../context.ts';
 import type { MovementKind, TransactionDetails } from '../db/schema.ts';
-import { emitTransactionEvent } from '../transactions/transaction-events.ts';
-import { insertTransaction, moveTransactionStatus, type TransactionRow } from '../transactions/transactions.repository.ts';
+import { emitTransactionEvent } from '../payments/payment-events.ts';
+import { insertTransaction, moveTransactionStatus, type TransactionRow } from '../payments/payments.repository.ts';
 import { badRequest } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';

@@ -9,8 +9,8 @@ import { requireExternalAccount } from '../external-accounts/external-accounts.s
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { moveTransaction, type Opening } from '../ledger/ledger.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
-import { toTransaction } from '../transactions/transactions.mapper.ts';
-import { findTransactionForUpdate, type TransactionRow } from '../transactions/transactions.repository.ts';
+import { toTransaction } from '../payments/payments.mapper.ts';
+import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { openPayment, scheduleNextChange, startApprovedPayment, type Initiator, type PreparedPayment } from '../transactions/transfers.service.ts';
 import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { planPayment, type PlannedDestination } from './payment-plan.ts';

@@ -12,7 +12,7 @@ import { openTransaction } from '../ledger/ledger.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
-import { toTransaction } from '../transactions/transactions.mapper.ts';
+import { toTransaction } from '../payments/payments.mapper.ts';
 import { newReference, ownerFields } from '../transactions/transfers.service.ts';
 
 type Schemas = components['schemas'];

@@ -5,9 +5,10 @@ import type { PlatformContext } from '../context.ts';
 import { moveTransaction } from '../ledger/ledger.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { isInstant } from './payment-rails.ts';
-import { toTransaction } from './transactions.mapper.ts';
-import { findTransaction, findTransactionForUpdate, listTransactions as listRows, type TransactionRow } from './transactions.repository.ts';
+import { isInstant } from '../payments/payment-rails.ts';
+import { toTransaction } from '../payments/payments.mapper.ts';
+import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
+import { findTransaction, listTransactions as listRows } from './transactions.repository.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type ListQuery = NonNullable<operations['listTransactions']['parameters']['query']>;

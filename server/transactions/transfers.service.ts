@@ -19,10 +19,10 @@ import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
 import type { StatusChange } from '../simulation/timing.ts';
-import { canReceiveOn, defaultRail, RAILS } from './payment-rails.ts';
+import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
 import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
-import { toTransaction } from './transactions.mapper.ts';
-import { findTransactionForUpdate, type TransactionRow } from './transactions.repository.ts';
+import { toTransaction } from '../payments/payments.mapper.ts';
+import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];

@@ -3,8 +3,8 @@
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { emitEvent, type EventTypeOf } from '../webhooks/webhooks.service.ts';
-import { toTransaction } from './transactions.mapper.ts';
-import type { TransactionRow } from './transactions.repository.ts';
+import { toTransaction } from './payments.mapper.ts';
+import type { TransactionRow } from './payments.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 
