@@ -1,5 +1,5 @@
 // The webhook event of each transaction status: incoming-payment and outgoing-payment events as
-// WebhookEventType names them. Emitted by the ledger with every change, in its database transaction.
+// WebhookEventType names them. Queued with every status change (payment-status.ts), in its database transaction.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { emitEvent, type EventTypeOf } from '../webhooks/webhooks.service.ts';

@@ -11,7 +11,7 @@ import { feesFor } from '../exchange-rates/fees.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { newJob, scheduleWith } from '../jobs/schedule.ts';
-import { openTransaction } from '../ledger/ledger.service.ts';
+import { openTransaction } from '../payments/payment-status.ts';
 import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts';
 import type { LookupRow } from '../receiver/receiver.repository.ts';
 import { addMs, iso } from '../shared/clock.ts';

@@ -5,7 +5,7 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { openTransaction } from '../ledger/ledger.service.ts';
+import { openTransaction } from '../payments/payment-status.ts';
 import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
 import { newReference, ownerFields } from '../transactions/transfers.service.ts';

@@ -8,7 +8,7 @@ import type { PlatformContext } from '../context.ts';
 import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { findDefaultUmaDepositAccount } from '../external-accounts/external-accounts.repository.ts';
 import { findPrimaryInternalAccount } from '../internal-accounts/internal-accounts.repository.ts';
-import { openTransaction } from '../ledger/ledger.service.ts';
+import { openTransaction } from '../payments/payment-status.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';

@@ -2,7 +2,7 @@
 // outgoing payment. Status changes and their money go through the ledger.
 import type { components, operations } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { moveTransaction } from '../ledger/ledger.service.ts';
+import { moveTransaction } from '../payments/payment-status.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { isInstant } from '../payments/payment-rails.ts';

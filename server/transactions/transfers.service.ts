@@ -13,7 +13,8 @@ import { requireExternalAccount } from '../external-accounts/external-accounts.s
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
-import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction, type Opening } from '../ledger/ledger.service.ts';
+import type { Opening } from '../ledger/ledger.service.ts';
+import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction } from '../payments/payment-status.ts';
 import { addMs } from '../shared/clock.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
