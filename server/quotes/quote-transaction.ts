@@ -4,7 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import type { NewTransaction } from '../payments/payment-status.ts';
 import { currency } from '../shared/currencies.ts';
-import { ownerFields } from '../transactions/transfers.service.ts';
+import { ownerFields } from '../payments/payments.service.ts';
 import type { QuoteRow } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];

@@ -21,7 +21,7 @@ import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
 import { newId } from '../shared/ids.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
-import { newReference } from '../transactions/transfers.service.ts';
+import { newReference } from '../payments/payments.service.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
 import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
 import { executeOpenQuote } from './quote-execution.ts';

@@ -8,7 +8,7 @@ import { requireInternalAccount } from '../internal-accounts/internal-accounts.s
 import { openTransaction } from '../payments/payment-status.ts';
 import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
-import { newReference, ownerFields } from '../transactions/transfers.service.ts';
+import { newReference, ownerFields } from '../payments/payments.service.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
   const account = await requireInternalAccount(ctx, accountId);

@@ -13,7 +13,7 @@ import { currency } from '../shared/currencies.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { newReference, ownerFields } from '../transactions/transfers.service.ts';
+import { newReference, ownerFields } from '../payments/payments.service.ts';
 
 type Schemas = components['schemas'];
 

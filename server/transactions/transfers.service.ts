@@ -1,40 +1,28 @@
 // Same-currency transfers between an internal account and an external account of the same owner:
 // transfer-in pulls from the external account, transfer-out pushes to it. The sandbox outcome
-// (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the ledger
-// records the transaction and moves the money; the changes that follow are durable jobs. A
-// transfer-out from an Embedded Wallet needs its owner's signature: a signed retry.
-import { randomInt } from 'node:crypto';
+// (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the payments
+// layer opens the payment (payments/payments.service.ts). A transfer-out from an Embedded Wallet
+// needs its owner's signature: a signed retry.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { scheduleJob } from '../jobs/schedule.ts';
 import type { Opening } from '../ledger/ledger.service.ts';
-import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction } from '../payments/payment-status.ts';
-import { addMs } from '../shared/clock.ts';
+import type { NewTransaction } from '../payments/payment-status.ts';
+import { newReference, openPayment, ownerFields, type PreparedPayment } from '../payments/payments.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
-import type { StatusChange } from '../simulation/timing.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
-import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
 type Status = Schemas['TransactionStatus'];
-type FailureReason = Schemas['TransactionFailureReason'];
-
-const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-/** A reference for the rail's memo field, as banks print it: short, unambiguous characters. */
-export const newReference = (prefix: string): string =>
-  `${prefix}-${Array.from({ length: 8 }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join('')}`;
 
 /** The rules both directions share: both accounts active, one owner, one currency. */
 function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): void {
@@ -53,60 +41,6 @@ function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): 
 
 /** The status path up to the 201: a transfer refused at once was PENDING for no time at all. */
 const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
-
-/** Schedules the first of `changes` to happen to the transaction from the status it is in now. */
-export async function scheduleNextChange(ctx: PlatformContext, row: TransactionRow, changes: readonly StatusChange[], failureReason: FailureReason | null): Promise<void> {
-  const [next, ...rest] = changes;
-  if (next === undefined) return;
-  await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
-    platformId: ctx.platformId,
-    transactionId: row.id,
-    from: row.status,
-    to: next.status,
-    failureReason,
-    then: rest,
-  });
-}
-
-/** `platformCustomerId` of the account's customer, for the transaction's details. */
-export async function ownerFields(ctx: PlatformContext, customerId: string | null): Promise<{ platformCustomerId?: string }> {
-  if (customerId === null) return {};
-  const platformCustomerId = await findPlatformCustomerId(ctx, customerId);
-  return platformCustomerId === undefined ? {} : { platformCustomerId };
-}
-
-/** A payment ready to open: its row, its first statuses and money, and the changes that follow. */
-export interface PreparedPayment {
-  draft: NewTransaction;
-  path: Status[];
-  opening: Opening;
-  failureReason: FailureReason | null;
-  later: readonly StatusChange[];
-  laterFailureReason: FailureReason | null;
-}
-
-/** Who initiated a payment, when an agent did: recorded in its details. */
-export type Initiator = Pick<Schemas['TransactionBase'], 'agentId' | 'agentActionId'>;
-
-/** Opens a prepared payment, as its first visible status, and schedules what follows. */
-export async function openPayment(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator = {}): Promise<TransactionRow> {
-  const draft = { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } };
-  return openTransaction(ctx, draft, prepared.path, prepared.opening, prepared.failureReason, (opened) => scheduleNextChange(ctx, opened, prepared.later, prepared.laterFailureReason));
-}
-
-/** Records a prepared payment that waits for the platform's approval: PENDING_APPROVAL, nothing moved. */
-export async function openPaymentForApproval(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator): Promise<TransactionRow> {
-  return openTransaction(ctx, { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } }, ['PENDING_APPROVAL'], { kind: 'NONE' });
-}
-
-/** Starts an approved payment (prepared again at approval) as a new one would start. */
-export async function startApprovedPayment(ctx: PlatformContext, row: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
-  // From PENDING_APPROVAL a refusal fails at once: there was no PENDING stage to leave.
-  const path = prepared.path.at(-1) === 'FAILED' ? (['FAILED'] as Status[]) : prepared.path;
-  const started = await startApprovedTransaction(ctx, row, path, prepared.opening, prepared.failureReason);
-  await scheduleNextChange(ctx, started, prepared.later, prepared.laterFailureReason);
-  return started;
-}
 
 export async function createTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<Transaction> {
   return toTransaction(await openPayment(ctx, await prepareTransferIn(ctx, body)));
@@ -214,13 +148,4 @@ export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['Tr
   };
   const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
   return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
-}
-
-/** A scheduled change of a transfer: applied if the transaction is still where it was left, then the next is scheduled. */
-export async function applyScheduledChange(ctx: PlatformContext, change: ScheduledChange): Promise<void> {
-  const row = await findTransactionForUpdate(ctx.db, ctx.platformId, change.transactionId);
-  // Cancelled (or otherwise moved on) meanwhile: the outcome no longer applies.
-  if (row === undefined || row.status !== change.from) return;
-  const moved = await moveTransaction(ctx, row, change.to, change.to === 'FAILED' ? change.failureReason : null);
-  if (moved !== undefined) await scheduleNextChange(ctx, moved, change.then, change.failureReason);
 }
