@@ -19,7 +19,7 @@ import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
 import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { getTransaction } from '../transactions/transactions.service.ts';
-import { openPayment, openPaymentForApproval, startApprovedPayment, type PreparedPayment } from '../payments/payments.service.ts';
+import { openPayment, openPaymentForApproval, startApprovedPayment, type PaymentDraft } from '../payments/payments.service.ts';
 import { prepareTransferIn, prepareTransferOut } from '../transactions/transfers.service.ts';
 import type { SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
@@ -134,7 +134,7 @@ export async function submitTransfer(ctx: RequestContext, type: 'TRANSFER_OUT' |
   const draftOf = (checkBalance: boolean) =>
     type === 'TRANSFER_OUT' ? prepareTransferOut(ctx, request as Schemas['TransferOutRequest'], { checkBalance }) : prepareTransferIn(ctx, request as Schemas['TransferInRequest']);
   const unchecked = await draftOf(false);
-  const { currency, amount } = unchecked.draft;
+  const { currency, amount } = unchecked.transaction;
   const decision = await decide(ctx, agent, [request.source.accountId, request.destination.accountId], amount, currency);
   const id = newId('AgentAction');
   const initiator = { agentId: agent.id, agentActionId: id };
@@ -186,7 +186,7 @@ async function approveAction(ctx: PlatformContext, action: AgentActionRow): Prom
   // the payment's debit takes: unlocked, a payment racing in between passed the check and then
   // had the debit refused, a 400 that left the action PENDING_APPROVAL instead of FAILED.
   await lockBalances(ctx, [pending.source_account_id, pending.destination_account_id]);
-  let prepared: PreparedPayment;
+  let prepared: PaymentDraft;
   try {
     if (quote !== undefined) prepared = await prepareQuoteExecution(ctx, quote, 'VERIFIED');
     else if (action.transfer !== null && action.type === 'TRANSFER_OUT') prepared = await prepareTransferOut(ctx, action.transfer.request as Schemas['TransferOutRequest']);

@@ -6,8 +6,8 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
-import type { Opening } from '../ledger/ledger.service.ts';
-import type { StatusChange } from '../simulation/timing.ts';
+import type { Credit, Opening } from '../ledger/ledger.service.ts';
+import type { PaymentOutcome } from '../simulation/payment-outcome.ts';
 import { openTransaction, startApprovedTransaction, type NewTransaction } from './payment-status.ts';
 import { scheduleNextChange } from './payments.jobs.ts';
 import type { TransactionRow } from './payments.repository.ts';
@@ -28,36 +28,59 @@ export async function ownerFields(ctx: PlatformContext, customerId: string | nul
   return platformCustomerId === undefined ? {} : { platformCustomerId };
 }
 
-/** A payment ready to open: its row, its first statuses and money, and the changes that follow. */
-export interface PreparedPayment {
-  draft: NewTransaction;
-  path: Status[];
-  opening: Opening;
-  failureReason: FailureReason | null;
-  later: readonly StatusChange[];
-  laterFailureReason: FailureReason | null;
+/** A payment ready to open: its transaction, how it unfolds and, for a conversion, what its destination gets. */
+export interface PaymentDraft {
+  transaction: NewTransaction;
+  outcome: PaymentOutcome;
+  /** A payment between two internal accounts (a conversion): what the destination is credited when it completes at once. */
+  credit?: Credit;
+  /** Money credited from the sandbox's funding account rather than from outside. */
+  fundedFrom?: 'SANDBOX_FUNDING';
 }
 
 /** Who initiated a payment, when an agent did: recorded in its details. */
 export type Initiator = Pick<Schemas['TransactionBase'], 'agentId' | 'agentActionId'>;
 
-/** Opens a prepared payment, as its first visible status, and schedules what follows. */
-export async function openPayment(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator = {}): Promise<TransactionRow> {
-  const draft = { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } };
-  return openTransaction(ctx, draft, prepared.path, prepared.opening, prepared.failureReason, (opened) => scheduleNextChange(ctx, opened, prepared.later, prepared.laterFailureReason));
+const withInitiator = (transaction: NewTransaction, initiator: Initiator): NewTransaction => ({ ...transaction, details: { ...transaction.details, ...initiator } });
+
+/** The status path up to the answer: a payment refused at once was PENDING for no time at all. */
+const openingPath = (outcome: PaymentOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
+
+/** The reason of a payment that fails at once. */
+const failedAtOnce = (outcome: PaymentOutcome): FailureReason | null => (outcome.returned === 'FAILED' ? outcome.failureReason : null);
+
+/** The ledger's money step for the payment's first visible status. */
+function openingOf({ outcome, credit, fundedFrom }: PaymentDraft): Opening {
+  switch (outcome.balance) {
+    case 'UNCHANGED':
+      return { kind: 'NONE' };
+    case 'CREDITED':
+      return fundedFrom === undefined ? { kind: 'RECEIVE' } : { kind: 'FUND', from: fundedFrom };
+    case 'DEBITED':
+      // Completed at once, the money is sent (and a conversion's credited); otherwise held in flight.
+      return outcome.returned === 'COMPLETED' ? { kind: 'SEND', ...(credit === undefined ? {} : { credit }) } : { kind: 'HOLD' };
+  }
 }
 
-/** Records a prepared payment that waits for the platform's approval: PENDING_APPROVAL, nothing moved. */
-export async function openPaymentForApproval(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator): Promise<TransactionRow> {
-  return openTransaction(ctx, { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } }, ['PENDING_APPROVAL'], { kind: 'NONE' });
+/** Opens a payment in its first visible status, and schedules what follows. */
+export async function openPayment(ctx: PlatformContext, payment: PaymentDraft, initiator: Initiator = {}): Promise<TransactionRow> {
+  const { outcome } = payment;
+  return openTransaction(ctx, withInitiator(payment.transaction, initiator), openingPath(outcome), openingOf(payment), failedAtOnce(outcome), (opened) =>
+    scheduleNextChange(ctx, opened, outcome.later, outcome.failureReason),
+  );
 }
 
-/** Starts an approved payment (prepared again at approval) as a new one would start. */
-export async function startApprovedPayment(ctx: PlatformContext, row: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
+/** Records a payment that waits for the platform's approval: PENDING_APPROVAL, nothing moved. */
+export async function openPaymentForApproval(ctx: PlatformContext, payment: PaymentDraft, initiator: Initiator): Promise<TransactionRow> {
+  return openTransaction(ctx, withInitiator(payment.transaction, initiator), ['PENDING_APPROVAL'], { kind: 'NONE' });
+}
+
+/** Starts an approved payment (drafted again at approval) as a new one would start. */
+export async function startApprovedPayment(ctx: PlatformContext, row: TransactionRow, payment: PaymentDraft): Promise<TransactionRow> {
+  const { outcome } = payment;
   // From PENDING_APPROVAL a refusal fails at once: there was no PENDING stage to leave.
-  const path = prepared.path.at(-1) === 'FAILED' ? (['FAILED'] as Status[]) : prepared.path;
-  const started = await startApprovedTransaction(ctx, row, path, prepared.opening, prepared.failureReason);
-  await scheduleNextChange(ctx, started, prepared.later, prepared.laterFailureReason);
+  const path: Status[] = outcome.returned === 'FAILED' ? ['FAILED'] : openingPath(outcome);
+  const started = await startApprovedTransaction(ctx, row, path, openingOf(payment), failedAtOnce(outcome));
+  await scheduleNextChange(ctx, started, outcome.later, outcome.failureReason);
   return started;
 }
-

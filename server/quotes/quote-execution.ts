@@ -1,28 +1,27 @@
 // Executing a quote: the source is debited by `totalSendingAmount` and the quote's transaction is
 // opened (or, for real-time funding, moved on when the funds arrive) in one database transaction,
 // under the quote's row lock, so a quote is executed at most once whatever the retries and races.
-// What happens next follows the destination (payment-plan.ts), as durable jobs.
+// What happens next follows the destination (simulation/quote-outcomes.ts), as durable jobs.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import type { Opening } from '../ledger/ledger.service.ts';
 import { moveTransaction } from '../payments/payment-status.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
 import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { scheduleNextChange } from '../payments/payments.jobs.ts';
-import { openPayment, startApprovedPayment, type Initiator, type PreparedPayment } from '../payments/payments.service.ts';
+import { openPayment, startApprovedPayment, type Initiator, type PaymentDraft } from '../payments/payments.service.ts';
 import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
-import { planPayment, type PlannedDestination } from './payment-plan.ts';
+import { quotePaymentOutcome, type QuotePaidTo } from '../simulation/quote-outcomes.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { toQuote } from './quotes.mapper.ts';
 import { closeQuote, findQuoteForUpdate, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];
 
-async function plannedDestination(ctx: PlatformContext, quote: QuoteRow): Promise<PlannedDestination> {
+async function paidTo(ctx: PlatformContext, quote: QuoteRow): Promise<QuotePaidTo> {
   const destination = quote.details.destination;
   if (destination.destinationType === 'UMA_ADDRESS') return { kind: 'UMA', address: destination.umaAddress };
   if (destination.accountId.startsWith('InternalAccount:')) return { kind: 'INTERNAL' };
@@ -59,7 +58,7 @@ export async function checkQuoteRequestIdFirst(ctx: PlatformContext, quote: Quot
  * an agent action recorded for approval). `signature` is 'VERIFIED' when the owner of a wallet
  * source signed already (when the agent submitted the action).
  */
-export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRow, signature: SignatureHeaders | 'VERIFIED' | undefined, options: { checkBalance?: boolean } = {}): Promise<PreparedPayment> {
+export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRow, signature: SignatureHeaders | 'VERIFIED' | undefined, options: { checkBalance?: boolean } = {}): Promise<PaymentDraft> {
   checkOpen(ctx, quote);
   if (quote.source_account_id === null) throw badRequest('INVALID_INPUT', 'Real-time-funded quotes execute when their funds arrive (POST /sandbox/send in the sandbox), not with this call.');
   const account = await requireInternalAccount(ctx, quote.source_account_id);
@@ -72,10 +71,9 @@ export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRo
   if (options.checkBalance !== false && account.balance < quote.total_sending_amount) {
     throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${account.id} is less than ${quote.total_sending_amount}; fund it and execute again before the quote expires.`, { accountId: account.id });
   }
-  const plan = planPayment(await plannedDestination(ctx, quote));
+  const outcome = quotePaymentOutcome(await paidTo(ctx, quote));
   const credit = quote.destination_account_id?.startsWith('InternalAccount:') === true ? { account: quote.destination_account_id, currency: quote.receiving_currency, amount: quote.total_receiving_amount } : undefined;
-  const opening: Opening = plan.returned === 'COMPLETED' ? { kind: 'SEND', ...(credit === undefined ? {} : { credit }) } : { kind: 'HOLD' };
-  return { draft: await quoteTransactionDraft(ctx, quote), path: [plan.returned], opening, failureReason: null, later: plan.later, laterFailureReason: plan.failureReason };
+  return { transaction: await quoteTransactionDraft(ctx, quote), outcome, ...(credit === undefined ? {} : { credit }) };
 }
 
 /**
@@ -98,7 +96,7 @@ export async function executeOpenQuote(
  * Executes a quote whose execution an agent action recorded for approval, in that action's
  * transaction; `prepared` is what `prepareQuoteExecution(ctx, quote, 'VERIFIED')` answered.
  */
-export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow, pending: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
+export async function executeApprovedQuote(ctx: PlatformContext, quote: QuoteRow, pending: TransactionRow, prepared: PaymentDraft): Promise<TransactionRow> {
   const transaction = await startApprovedPayment(ctx, pending, prepared);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', transaction_id: transaction.id, updated_at: ctx.clock.now() });
   return transaction;
@@ -133,9 +131,9 @@ export async function payRealtimeQuote(ctx: PlatformContext, body: Schemas['Sand
     // A deposit of the wrong amount is sent back: the payment fails, nothing is delivered.
     moved = await moveTransaction(ctx, transaction, 'FAILED', 'QUOTE_EXECUTION_FAILED');
   } else {
-    const plan = planPayment(await plannedDestination(ctx, quote));
-    moved = await moveTransaction(ctx, transaction, plan.returned, plan.returned === 'FAILED' ? plan.failureReason : null);
-    if (moved !== undefined) await scheduleNextChange(ctx, moved, plan.later, plan.failureReason);
+    const outcome = quotePaymentOutcome(await paidTo(ctx, quote));
+    moved = await moveTransaction(ctx, transaction, outcome.returned, outcome.returned === 'FAILED' ? outcome.failureReason : null);
+    if (moved !== undefined) await scheduleNextChange(ctx, moved, outcome.later, outcome.failureReason);
   }
   if (moved === undefined) throw new Error(`quote ${quote.id}: its locked transaction moved under the lock`);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', updated_at: ctx.clock.now() });

@@ -11,7 +11,6 @@ import { feesFor } from '../exchange-rates/fees.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { newJob, scheduleWith } from '../jobs/schedule.ts';
-import { openTransaction } from '../payments/payment-status.ts';
 import { checkPayerData, requireLookupOf } from '../receiver/receiver.service.ts';
 import type { LookupRow } from '../receiver/receiver.repository.ts';
 import { addMs, iso } from '../shared/clock.ts';
@@ -21,7 +20,8 @@ import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
 import { newId } from '../shared/ids.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
-import { newReference } from '../payments/payments.service.ts';
+import { newReference, openPayment } from '../payments/payments.service.ts';
+import { WAITING } from '../simulation/payment-outcome.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
 import { priceQuote, rateDetailsOf, type Price, type PriceTerms } from './pricing.ts';
 import { executeOpenQuote } from './quote-execution.ts';
@@ -254,7 +254,7 @@ async function walletSigningPayload(ctx: PlatformContext, wallet: InternalAccoun
 
 /** A real-time-funded quote's transaction exists from the start, PENDING until its funds arrive. */
 async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<QuoteWithPayment> {
-  const transaction = await openTransaction(ctx, await quoteTransactionDraft(ctx, quote), ['PENDING'], { kind: 'NONE' });
+  const transaction = await openPayment(ctx, { transaction: await quoteTransactionDraft(ctx, quote), outcome: WAITING });
   return { ...(await linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now())), transaction_status: transaction.status };
 }
 

@@ -10,19 +10,17 @@ import type { ExternalAccountRow } from '../external-accounts/external-accounts.
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import type { Opening } from '../ledger/ledger.service.ts';
 import type { NewTransaction } from '../payments/payment-status.ts';
-import { newReference, openPayment, ownerFields, type PreparedPayment } from '../payments/payments.service.ts';
+import { newReference, openPayment, ownerFields, type PaymentDraft } from '../payments/payments.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
-import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
+import { transferInOutcome, transferOutOutcome } from '../simulation/transfer-outcomes.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
 import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
-type Status = Schemas['TransactionStatus'];
 
 /** The rules both directions share: both accounts active, one owner, one currency. */
 function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): void {
@@ -39,14 +37,11 @@ function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): 
   }
 }
 
-/** The status path up to the 201: a transfer refused at once was PENDING for no time at all. */
-const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
-
 export async function createTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<Transaction> {
   return toTransaction(await openPayment(ctx, await prepareTransferIn(ctx, body)));
 }
 
-export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<PreparedPayment> {
+export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<PaymentDraft> {
   const internal = await requireInternalAccount(ctx, body.destination.accountId);
   const external = await requireExternalAccount(ctx, body.source.accountId);
   checkPair(internal, external);
@@ -74,8 +69,7 @@ export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['Tra
       reconciliationInstructions: { reference },
     },
   };
-  const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
-  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
+  return { transaction: draft, outcome };
 }
 
 /**
@@ -104,7 +98,7 @@ export async function createTransferOut(
  * An Embedded Wallet source only with `signedByWallet`, when the caller has its owner sign (agents
  * cannot: their transfer-outs from a wallet are refused).
  */
-export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean; signedByWallet?: boolean } = {}): Promise<PreparedPayment> {
+export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean; signedByWallet?: boolean } = {}): Promise<PaymentDraft> {
   const internal = await requireInternalAccount(ctx, body.source.accountId);
   if (internal.type === 'EMBEDDED_WALLET' && options.signedByWallet !== true) {
     throw invalidField(
@@ -146,6 +140,5 @@ export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['Tr
       reconciliationInstructions: { reference },
     },
   };
-  const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
-  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
+  return { transaction: draft, outcome };
 }
