@@ -8,8 +8,6 @@ import type { PlatformContext, RequestContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import { iso } from '../shared/clock.ts';
 import { rateWindow, valueIn } from '../exchange-rates/sandbox-market.ts';
-import { lockBalances } from '../ledger/ledger.service.ts';
-import { moveTransaction } from '../payments/payment-status.ts';
 import { checkQuoteRequestIdFirst, executeApprovedQuote, executeOpenQuote, lockQuote, prepareQuoteExecution } from '../quotes/quote-execution.ts';
 import { getQuote } from '../quotes/quotes.service.ts';
 import { noteAgentAction } from '../quotes/quotes.repository.ts';
@@ -17,9 +15,18 @@ import { ApiError, conflict, forbidden, notFound, unauthorized } from '../shared
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
-import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
 import { getTransaction } from '../transactions/transactions.service.ts';
-import { openPayment, openPaymentForApproval, startApprovedPayment, type PaymentDraft } from '../payments/payments.service.ts';
+import {
+  failPayment,
+  lockPayment,
+  lockPaymentBalances,
+  openPayment,
+  openPaymentForApproval,
+  rejectPayment,
+  startApprovedPayment,
+  type PaymentDraft,
+  type TransactionRow,
+} from '../payments/payments.service.ts';
 import { prepareTransferIn, prepareTransferOut } from '../transactions/transfers.service.ts';
 import type { SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
@@ -172,20 +179,20 @@ export async function submitQuoteExecution(ctx: RequestContext, quoteId: string,
 /** Fails an approved action whose payment cannot start, with its payment. */
 async function failApproved(ctx: PlatformContext, action: AgentActionRow, pending: TransactionRow, error: ApiError): Promise<AgentAction> {
   const reason = error.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : error.code === 'QUOTE_NOT_PENDING' ? 'QUOTE_EXPIRED' : 'QUOTE_EXECUTION_FAILED';
-  await moveTransaction(ctx, pending, 'FAILED', reason);
+  await failPayment(ctx, pending, reason);
   assertPath('AgentActionStatus', ['PENDING_APPROVAL', 'APPROVED', 'FAILED']);
   return publish(ctx, await moveAction(ctx, action, 'FAILED'), ['APPROVED', 'FAILED']);
 }
 
 /** Starts the payment of a locked PENDING_APPROVAL action: APPROVED, or FAILED when it cannot start. */
 async function approveAction(ctx: PlatformContext, action: AgentActionRow): Promise<AgentAction> {
-  const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
+  const pending = action.transaction_id === null ? undefined : await lockPayment(ctx, action.transaction_id);
   if (pending === undefined || pending.status !== 'PENDING_APPROVAL') throw new Error(`agent action ${action.id} without its waiting payment`);
   const quote = action.quote_id === null ? undefined : await lockQuote(ctx, action.quote_id);
   // The balance checked below decides between APPROVED and FAILED, so it is read under the lock
   // the payment's debit takes: unlocked, a payment racing in between passed the check and then
   // had the debit refused, a 400 that left the action PENDING_APPROVAL instead of FAILED.
-  await lockBalances(ctx, [pending.source_account_id, pending.destination_account_id]);
+  await lockPaymentBalances(ctx, pending);
   let prepared: PaymentDraft;
   try {
     if (quote !== undefined) prepared = await prepareQuoteExecution(ctx, quote, 'VERIFIED');
@@ -203,8 +210,8 @@ async function approveAction(ctx: PlatformContext, action: AgentActionRow): Prom
 }
 
 async function rejectAction(ctx: PlatformContext, action: AgentActionRow, reason: string | undefined): Promise<AgentAction> {
-  const pending = action.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, action.transaction_id);
-  if (pending !== undefined && pending.status === 'PENDING_APPROVAL') await moveTransaction(ctx, pending, 'REJECTED', 'PLATFORM_REJECTED');
+  const pending = action.transaction_id === null ? undefined : await lockPayment(ctx, action.transaction_id);
+  if (pending !== undefined && pending.status === 'PENDING_APPROVAL') await rejectPayment(ctx, pending);
   return publish(ctx, await moveAction(ctx, action, 'REJECTED', reason ?? 'Rejected by the platform.'));
 }
 

@@ -1,16 +1,24 @@
 // A payment's life, for every kind of payment (transfers, quotes, agent actions, sandbox funding and
-// receipts): opened in its first visible status with its scheduled changes, or held for the
-// platform's approval and started when approved, as a new one would start. Each step writes the
-// transaction row, its event and its money in the caller's database transaction (payment-status.ts).
+// receipts), and the only way the areas above move money: opened in its first visible status with
+// its scheduled changes (payments.jobs.ts), or held for the platform's approval and started when
+// approved as a new one would start; paid when its funds arrive; failed, rejected, expired or
+// cancelled. Each step writes the transaction row, its event and its money in the caller's
+// database transaction (payment-status.ts), the ledger beneath.
 import { randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { findPlatformCustomerId } from '../customers/customers.service.ts';
 import type { Credit, Opening } from '../ledger/ledger.service.ts';
 import type { PaymentOutcome } from '../simulation/payment-outcome.ts';
-import { openTransaction, startApprovedTransaction, type NewTransaction } from './payment-status.ts';
+import { lockBalances } from '../ledger/ledger.service.ts';
+import { conflict, notFound } from '../shared/errors.ts';
+import { isInstant } from './payment-rails.ts';
+import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction } from './payment-status.ts';
 import { scheduleNextChange } from './payments.jobs.ts';
-import type { TransactionRow } from './payments.repository.ts';
+import { findTransactionForUpdate, type TransactionRow } from './payments.repository.ts';
+
+export type { NewTransaction } from './payment-status.ts';
+export type { TransactionRow } from './payments.repository.ts';
 
 type Schemas = components['schemas'];
 type Status = Schemas['TransactionStatus'];
@@ -83,4 +91,57 @@ export async function startApprovedPayment(ctx: PlatformContext, row: Transactio
   const started = await startApprovedTransaction(ctx, row, path, openingOf(payment), failedAtOnce(outcome));
   await scheduleNextChange(ctx, started, outcome.later, outcome.failureReason);
   return started;
+}
+
+export const transactionNotFound = () => notFound('TRANSACTION_NOT_FOUND', 'No such transaction.');
+
+/** The payment, locked until the end of the database transaction: one change at a time. */
+export async function lockPayment(ctx: PlatformContext, id: string): Promise<TransactionRow | undefined> {
+  return findTransactionForUpdate(ctx.db, ctx.platformId, id);
+}
+
+/**
+ * Locks the balances a payment moves, in id order, for the rest of the database transaction: a
+ * balance checked after this still holds when the payment's debit runs (an approval that must FAIL
+ * a payment the balance cannot cover, rather than have the ledger refuse its debit).
+ */
+export async function lockPaymentBalances(ctx: PlatformContext, row: TransactionRow): Promise<void> {
+  await lockBalances(ctx, [row.source_account_id, row.destination_account_id]);
+}
+
+/** A payment recorded as waiting for its funds (PENDING) is paid: it moves on as its outcome says. */
+export async function payWaitingPayment(ctx: PlatformContext, row: TransactionRow, outcome: PaymentOutcome): Promise<TransactionRow | undefined> {
+  const moved = await moveTransaction(ctx, row, outcome.returned, failedAtOnce(outcome));
+  if (moved !== undefined) await scheduleNextChange(ctx, moved, outcome.later, outcome.failureReason);
+  return moved;
+}
+
+/** The payment FAILS for `reason`; undefined when it had moved on meanwhile. */
+export const failPayment = (ctx: PlatformContext, row: TransactionRow, reason: FailureReason): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'FAILED', reason);
+
+/** The platform refuses a payment waiting for its approval. */
+export const rejectPayment = (ctx: PlatformContext, row: TransactionRow): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'REJECTED', 'PLATFORM_REJECTED');
+
+/** A payment still waiting for its funds when its quote expires. */
+export const expirePayment = (ctx: PlatformContext, row: TransactionRow): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'EXPIRED', 'QUOTE_EXPIRED');
+
+const notCancellable = (message: string, row: TransactionRow) => conflict('TRANSACTION_NOT_CANCELLABLE', message, { status: row.status });
+
+/**
+ * Cancels an outgoing payment that has not settled: PENDING always, PROCESSING only on a rail that
+ * is not instant. The row is locked first, so a scheduled outcome running now either finishes before
+ * (and the cancel is refused) or finds the transaction CANCELLED and does nothing.
+ */
+export async function cancelPayment(ctx: PlatformContext, id: string, reason: string | undefined): Promise<TransactionRow> {
+  const row = await lockPayment(ctx, id);
+  if (row === undefined) throw transactionNotFound();
+  if (row.type !== 'OUTGOING') throw notCancellable('Only outgoing payments can be cancelled.', row);
+  if (row.status !== 'PENDING' && row.status !== 'PROCESSING') throw notCancellable(`A ${row.status} transaction can no longer be cancelled.`, row);
+  const rail = row.details.paymentRail;
+  if (row.status === 'PROCESSING' && rail !== undefined && isInstant(rail)) {
+    throw notCancellable(`The payment is under way on ${rail}, an instant rail, and can no longer be stopped.`, row);
+  }
+  const moved = await moveTransaction(ctx, row, 'CANCELLED', 'CANCELLED', reason ?? null);
+  if (moved === undefined) throw notCancellable('The transaction changed meanwhile.', row);
+  return moved;
 }

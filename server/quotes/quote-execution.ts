@@ -7,12 +7,9 @@ import type { PlatformContext } from '../context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { moveTransaction } from '../payments/payment-status.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { findTransactionForUpdate, type TransactionRow } from '../payments/payments.repository.ts';
-import { scheduleNextChange } from '../payments/payments.jobs.ts';
-import { openPayment, startApprovedPayment, type Initiator, type PaymentDraft } from '../payments/payments.service.ts';
+import { expirePayment, failPayment, lockPayment, openPayment, payWaitingPayment, startApprovedPayment, type Initiator, type PaymentDraft, type TransactionRow } from '../payments/payments.service.ts';
 import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { quotePaymentOutcome, type QuotePaidTo } from '../simulation/quote-outcomes.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
@@ -110,7 +107,7 @@ export async function executeQuote(ctx: PlatformContext, quoteId: string, header
 
 /** The quote's waiting transaction, locked; a real-time-funded quote always has one. */
 async function waitingTransaction(ctx: PlatformContext, quote: QuoteRow): Promise<TransactionRow> {
-  const transaction = quote.transaction_id === null ? undefined : await findTransactionForUpdate(ctx.db, ctx.platformId, quote.transaction_id);
+  const transaction = quote.transaction_id === null ? undefined : await lockPayment(ctx, quote.transaction_id);
   if (transaction === undefined) throw new Error(`quote ${quote.id}: a real-time-funded quote without its transaction`);
   return transaction;
 }
@@ -126,15 +123,9 @@ export async function payRealtimeQuote(ctx: PlatformContext, body: Schemas['Sand
   const transaction = await waitingTransaction(ctx, quote);
   if (transaction.status !== 'PENDING') throw conflict('QUOTE_NOT_PENDING', `The payment of quote ${quote.id} is already ${transaction.status}.`);
   const amount = body.currencyAmount ?? quote.total_sending_amount;
-  let moved: TransactionRow | undefined;
-  if (amount !== quote.total_sending_amount) {
-    // A deposit of the wrong amount is sent back: the payment fails, nothing is delivered.
-    moved = await moveTransaction(ctx, transaction, 'FAILED', 'QUOTE_EXECUTION_FAILED');
-  } else {
-    const outcome = quotePaymentOutcome(await paidTo(ctx, quote));
-    moved = await moveTransaction(ctx, transaction, outcome.returned, outcome.returned === 'FAILED' ? outcome.failureReason : null);
-    if (moved !== undefined) await scheduleNextChange(ctx, moved, outcome.later, outcome.failureReason);
-  }
+  // A deposit of the wrong amount is sent back: the payment fails, nothing is delivered.
+  const moved =
+    amount === quote.total_sending_amount ? await payWaitingPayment(ctx, transaction, quotePaymentOutcome(await paidTo(ctx, quote))) : await failPayment(ctx, transaction, 'QUOTE_EXECUTION_FAILED');
   if (moved === undefined) throw new Error(`quote ${quote.id}: its locked transaction moved under the lock`);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', updated_at: ctx.clock.now() });
   return toTransaction(moved);
@@ -147,5 +138,5 @@ export async function expireQuote(ctx: PlatformContext, quoteId: string): Promis
   await closeQuote(ctx.db, quote.id, { state: 'EXPIRED', updated_at: ctx.clock.now() });
   if (quote.transaction_id === null) return;
   const transaction = await waitingTransaction(ctx, quote);
-  if (transaction.status === 'PENDING') await moveTransaction(ctx, transaction, 'EXPIRED', 'QUOTE_EXPIRED');
+  if (transaction.status === 'PENDING') await expirePayment(ctx, transaction);
 }

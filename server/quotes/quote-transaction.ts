@@ -2,9 +2,8 @@
 // source, delivering `totalReceivingAmount` to the destination, with the quote's rate and fees.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
-import type { NewTransaction } from '../payments/payment-status.ts';
 import { currency } from '../shared/currencies.ts';
-import { ownerFields } from '../payments/payments.service.ts';
+import { ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import type { QuoteRow } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];

@@ -5,10 +5,9 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import type { NewTransaction } from '../payments/payment-status.ts';
 import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
-import { newReference, openPayment, ownerFields } from '../payments/payments.service.ts';
+import { newReference, openPayment, ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import { CREDITED_AT_ONCE } from '../simulation/payment-outcome.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {

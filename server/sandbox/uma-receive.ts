@@ -8,12 +8,11 @@ import type { PlatformContext } from '../context.ts';
 import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { findDefaultUmaDepositAccount } from '../external-accounts/external-accounts.repository.ts';
 import { findPrimaryInternalAccount } from '../internal-accounts/internal-accounts.repository.ts';
-import type { NewTransaction } from '../payments/payment-status.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { newReference, openPayment, ownerFields } from '../payments/payments.service.ts';
+import { newReference, openPayment, ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import { CREDITED_AT_ONCE } from '../simulation/payment-outcome.ts';
 
 type Schemas = components['schemas'];

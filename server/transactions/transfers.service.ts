@@ -10,8 +10,7 @@ import type { ExternalAccountRow } from '../external-accounts/external-accounts.
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import type { NewTransaction } from '../payments/payment-status.ts';
-import { newReference, openPayment, ownerFields, type PaymentDraft } from '../payments/payments.service.ts';
+import { newReference, openPayment, ownerFields, type PaymentDraft, type NewTransaction } from '../payments/payments.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome } from '../simulation/transfer-outcomes.ts';
