@@ -8,6 +8,7 @@ import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
 import { expirePayment, failPayment, lockPayment, openPayment, payWaitingPayment, startApprovedPayment, type Initiator, type PaymentDraft, type TransactionRow } from '../payments/payments.service.ts';
 import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
@@ -59,7 +60,7 @@ export async function prepareQuoteExecution(ctx: PlatformContext, quote: QuoteRo
   checkOpen(ctx, quote);
   if (quote.source_account_id === null) throw badRequest('INVALID_INPUT', 'Real-time-funded quotes execute when their funds arrive (POST /sandbox/send in the sandbox), not with this call.');
   const account = await requireInternalAccount(ctx, quote.source_account_id);
-  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; it cannot pay.`, { accountId: account.id });
+  requireActiveAccount(account, 'The source account', 'it cannot pay');
   if (account.type === 'EMBEDDED_WALLET' && signature !== 'VERIFIED') {
     // The quote's signing request is used up with the execution, or not at all when it rolls back.
     await requireIssuedSignature(ctx, { wallet: account, operation: 'executeQuote', target: { field: 'quoteId', id: quote.id } }, signature ?? { signature: undefined, requestId: undefined });

@@ -19,6 +19,7 @@ import { currency } from '../shared/currencies.ts';
 import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
 import { newId } from '../shared/ids.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
 import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
 import { newReference, openPayment } from '../payments/payments.service.ts';
 import { WAITING } from '../simulation/payment-outcome.ts';
@@ -72,7 +73,7 @@ async function resolveSource(ctx: PlatformContext, source: SourceIn): Promise<So
     throw invalidField('/source/accountId', 'The sandbox cannot pull from external accounts for a quote: move the funds in with POST /transfer-in first, then quote from the internal account.');
   }
   const account = await requireInternalAccount(ctx, source.accountId);
-  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The source account is ${account.status}; quotes need an ACTIVE account.`, { accountId: account.id });
+  requireActiveAccount(account, 'The source account', 'quotes need an ACTIVE account');
   let customerId = account.customer_id;
   if (source.customerId !== undefined) {
     // A customer's account pays for that customer only; a platform account may pay for any customer.
@@ -115,11 +116,11 @@ async function resolveDestination(ctx: PlatformContext, destination: Destination
   if (destination.accountId.startsWith('InternalAccount:')) {
     if (destination.paymentRail !== undefined) throw invalidField('/destination/paymentRail', 'Internal accounts are credited directly: give no paymentRail.');
     const account = await requireInternalAccount(ctx, destination.accountId);
-    if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The destination account is ${account.status}; it cannot receive.`, { accountId: account.id });
+    requireActiveAccount(account, 'The destination account', 'it cannot receive');
     return { shown: { destinationType: 'ACCOUNT', accountId: account.id }, currency: account.currency, accountId: account.id, viaCounterparty: false, lookup };
   }
   const account = await requireExternalAccount(ctx, destination.accountId);
-  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The destination account is ${account.status}; it cannot receive.`, { accountId: account.id });
+  requireActiveAccount(account, 'The destination account', 'it cannot receive');
   if (account.customer_id !== customerId) {
     throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The destination external account is not registered by the customer (or platform) the quote pays for.');
   }

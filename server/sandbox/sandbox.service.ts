@@ -3,16 +3,16 @@
 // handling makes a replay answer the stored response without crediting twice).
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
 import { newReference, openPayment, ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import { CREDITED_AT_ONCE } from '../simulation/payment-outcome.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
   const account = await requireInternalAccount(ctx, accountId);
-  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
+  requireActiveAccount(account, 'The account', 'only ACTIVE accounts can be funded');
   const reference = newReference('SANDBOX');
   const transaction: NewTransaction = {
     type: 'INCOMING',

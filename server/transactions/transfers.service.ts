@@ -10,6 +10,7 @@ import type { ExternalAccountRow } from '../external-accounts/external-accounts.
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
 import { newReference, openPayment, ownerFields, type PaymentDraft, type NewTransaction } from '../payments/payments.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
@@ -23,8 +24,8 @@ type Transaction = Schemas['Transaction'];
 
 /** The rules both directions share: both accounts active, one owner, one currency. */
 function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): void {
-  if (internal.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The internal account is ${internal.status}; transfers need an ACTIVE account.`, { accountId: internal.id });
-  if (external.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The external account is ${external.status}; transfers need an ACTIVE account.`, { accountId: external.id });
+  requireActiveAccount(internal, 'The internal account', 'transfers need an ACTIVE account');
+  requireActiveAccount(external, 'The external account', 'transfers need an ACTIVE account');
   if (internal.customer_id !== external.customer_id) {
     throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The internal and the external account belong to different owners; both must be the same customer\'s, or both the platform\'s.');
   }
