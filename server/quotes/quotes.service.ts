@@ -20,7 +20,7 @@ import { decimalNumber, ONE } from '../shared/exact-decimal.ts';
 import { newId } from '../shared/ids.ts';
 import { lookupSandboxUma } from '../simulation/uma-addresses.ts';
 import { requireActiveAccount } from '../payments/account-rules.ts';
-import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
+import { railFor } from '../payments/payment-rails.ts';
 import { newReference, openPayment } from '../payments/payments.service.ts';
 import { WAITING } from '../simulation/payment-outcome.ts';
 import { quotePaymentInstructions } from './payment-instructions.ts';
@@ -124,10 +124,7 @@ async function resolveDestination(ctx: PlatformContext, destination: Destination
   if (account.customer_id !== customerId) {
     throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The destination external account is not registered by the customer (or platform) the quote pays for.');
   }
-  const rail = destination.paymentRail ?? defaultRail(account.account_type);
-  if (!canReceiveOn(account.account_type, rail)) {
-    throw invalidField('/destination/paymentRail', `A ${account.account_type} can be paid on ${RAILS[account.account_type].join(', ')}, not ${rail}.`, 'enum');
-  }
+  const rail = railFor(account.account_type, destination.paymentRail);
   const holder = beneficiaryName(account.account_info);
   return {
     shown: { destinationType: 'ACCOUNT', accountId: account.id, paymentRail: rail },

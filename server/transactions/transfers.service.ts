@@ -15,7 +15,7 @@ import { newReference, openPayment, ownerFields, type PaymentDraft, type NewTran
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome } from '../simulation/transfer-outcomes.ts';
-import { canReceiveOn, defaultRail, RAILS } from '../payments/payment-rails.ts';
+import { defaultRail, railFor } from '../payments/payment-rails.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
 import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 
@@ -108,10 +108,7 @@ export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['Tr
   }
   const external = await requireExternalAccount(ctx, body.destination.accountId);
   checkPair(internal, external);
-  const rail = body.destination.paymentRail ?? defaultRail(external.account_type);
-  if (!canReceiveOn(external.account_type, rail)) {
-    throw invalidField('/destination/paymentRail', `A ${external.account_type} can be paid on ${RAILS[external.account_type].join(', ')}, not ${rail}.`, 'enum');
-  }
+  const rail = railFor(external.account_type, body.destination.paymentRail);
   // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
   // ledger's conditional debit is what makes it hold under concurrency.
   if (options.checkBalance !== false && internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
