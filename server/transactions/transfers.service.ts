@@ -45,31 +45,47 @@ export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['Tra
   const internal = await requireInternalAccount(ctx, body.destination.accountId);
   const external = await requireExternalAccount(ctx, body.source.accountId);
   checkPair(internal, external);
-  const outcome = transferInOutcome(sandboxIdentifier(external.account_info));
-  const rail = defaultRail(external.account_type);
-  const reference = newReference(rail);
-  const draft: NewTransaction = {
-    type: 'INCOMING',
+  return transferDraft(ctx, 'INCOMING', internal, external, { amount: body.amount, rail: defaultRail(external.account_type), description: body.description });
+}
+
+/**
+ * The payment of a transfer, either way between the pair: the internal account's balance and
+ * currency, the external account's rail and sandbox outcome (by the suffix of its identifier).
+ */
+async function transferDraft(
+  ctx: PlatformContext,
+  type: 'INCOMING' | 'OUTGOING',
+  internal: InternalAccountRow,
+  external: ExternalAccountRow,
+  transfer: { amount: number; rail: Schemas['PaymentRail']; description: string | undefined },
+): Promise<PaymentDraft> {
+  const [from, to] = type === 'INCOMING' ? [external, internal] : [internal, external];
+  const amount = { amount: transfer.amount, currency: currency(internal.currency) };
+  const reference = newReference(transfer.rail);
+  const transaction: NewTransaction = {
+    type,
     customerId: internal.customer_id,
     internalAccountId: internal.id,
-    sourceAccountId: external.id,
-    destinationAccountId: internal.id,
-    amount: body.amount,
+    sourceAccountId: from.id,
+    destinationAccountId: to.id,
+    amount: transfer.amount,
     currency: internal.currency,
     reference,
     details: {
-      source: { sourceType: 'ACCOUNT', accountId: external.id, currency: external.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
+      source: { sourceType: 'ACCOUNT', accountId: from.id, currency: from.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: to.id, currency: to.currency },
       ...(await ownerFields(ctx, internal.customer_id)),
-      receivedAmount: { amount: body.amount, currency: currency(internal.currency) },
+      ...(type === 'OUTGOING' ? { sentAmount: amount } : {}),
+      receivedAmount: amount,
       fees: 0,
       exchangeRate: 1,
-      paymentRail: rail,
-      ...(body.description === undefined ? {} : { description: body.description }),
+      paymentRail: transfer.rail,
+      ...(transfer.description === undefined ? {} : { description: transfer.description }),
       reconciliationInstructions: { reference },
     },
   };
-  return { transaction: draft, outcome };
+  const identifier = sandboxIdentifier(external.account_info);
+  return { transaction, outcome: type === 'INCOMING' ? transferInOutcome(identifier) : transferOutOutcome(identifier) };
 }
 
 /**
@@ -112,30 +128,5 @@ export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['Tr
   // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
   // ledger's conditional debit is what makes it hold under concurrency.
   if (options.checkBalance !== false && internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
-  const outcome = transferOutOutcome(sandboxIdentifier(external.account_info));
-  const amount = { amount: body.amount, currency: currency(internal.currency) };
-  const reference = newReference(rail);
-  const draft: NewTransaction = {
-    type: 'OUTGOING',
-    customerId: internal.customer_id,
-    internalAccountId: internal.id,
-    sourceAccountId: internal.id,
-    destinationAccountId: external.id,
-    amount: body.amount,
-    currency: internal.currency,
-    reference,
-    details: {
-      source: { sourceType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency },
-      ...(await ownerFields(ctx, internal.customer_id)),
-      sentAmount: amount,
-      receivedAmount: amount,
-      fees: 0,
-      exchangeRate: 1,
-      paymentRail: rail,
-      ...(body.remittanceInformation === undefined ? {} : { description: body.remittanceInformation }),
-      reconciliationInstructions: { reference },
-    },
-  };
-  return { transaction: draft, outcome };
+  return transferDraft(ctx, 'OUTGOING', internal, external, { amount: body.amount, rail, description: body.remittanceInformation });
 }
