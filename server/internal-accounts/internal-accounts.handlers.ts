@@ -1,6 +1,7 @@
 // Internal accounts: list the customers' and the platform's, get one; change or export an
 // Embedded Wallet with its owner's signature.
 import type { AreaHandlers } from '../http/handler-types.ts';
+import { answerSigned } from '../http/signed-answer.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { exportEmbeddedWallet, getInternalAccount, listCustomerInternalAccounts, listPlatformInternalAccounts, updateEmbeddedWallet } from './internal-accounts.service.ts';
 
@@ -10,6 +11,6 @@ export const internalAccountHandlers: AreaHandlers<
   listCustomerInternalAccounts: async (req, ctx) => ({ status: 200, body: await listCustomerInternalAccounts(ctx, req.query) }),
   listPlatformInternalAccounts: async (req, ctx) => ({ status: 200, body: await listPlatformInternalAccounts(ctx, req.query) }),
   getInternalAccount: async (req, ctx) => ({ status: 200, body: await getInternalAccount(ctx, req.path.accountId) }),
-  updateInternalAccount: async (req, ctx) => updateEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
-  exportInternalAccount: async (req, ctx) => exportEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers)),
+  updateInternalAccount: async (req, ctx) => answerSigned(200, await updateEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers))),
+  exportInternalAccount: async (req, ctx) => answerSigned(200, await exportEmbeddedWallet(ctx, req.path.accountId, req.body, signatureHeaders(req.headers))),
 };

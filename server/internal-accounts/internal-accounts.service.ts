@@ -9,7 +9,7 @@ import { isCrypto } from '../shared/currencies.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
-import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders, type Signed } from '../wallet-auth/signed-retry.service.ts';
 import { toInternalAccount } from './internal-accounts.mapper.ts';
 import { findInternalAccount, insertInternalAccounts, listInternalAccounts, lockInternalAccount, updatePrivacy, type InternalAccountRow } from './internal-accounts.repository.ts';
 
@@ -77,21 +77,19 @@ export async function listPlatformInternalAccounts(ctx: PlatformContext, query: 
   return listPage(ctx.keys, query, (f, page) => listInternalAccounts(ctx.db, ctx.platformId, { owner: null, currency: f.currency, type: f.type }, page), toInternalAccount);
 }
 
-type Challenged = { status: 202; body: components['schemas']['SignedRetryChallenge'] };
-
 /** `PATCH /internal-accounts/{accountId}`: the wallet's settings, once its owner signed the change. */
 export async function updateEmbeddedWallet(
   ctx: PlatformContext,
   accountId: string,
   body: components['schemas']['InternalAccountUpdateRequest'],
   headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: InternalAccount }> {
+): Promise<Signed<InternalAccount>> {
   await checkSignedRetryFirst(ctx, 'updateInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'updateInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  if (!outcome.signed) return outcome;
   const updated = body.privateEnabled === undefined ? wallet : await updatePrivacy(ctx.db, wallet.id, body.privateEnabled, ctx.clock.now());
-  return { status: 200, body: toInternalAccount(updated) };
+  return { signed: true, result: toInternalAccount(updated) };
 }
 
 /** `POST /internal-accounts/{accountId}/export`: the wallet's credentials sealed to the client's key, once signed. */
@@ -100,10 +98,10 @@ export async function exportEmbeddedWallet(
   accountId: string,
   body: components['schemas']['InternalAccountExportRequest'],
   headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: components['schemas']['InternalAccountExportResponse'] }> {
+): Promise<Signed<components['schemas']['InternalAccountExportResponse']>> {
   await checkSignedRetryFirst(ctx, 'exportInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'exportInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
-  return { status: 200, body: { id: wallet.id, encryptedWalletCredentials: ctx.walletProofs.sealWalletCredentials(body.clientPublicKey) } };
+  if (!outcome.signed) return outcome;
+  return { signed: true, result: { id: wallet.id, encryptedWalletCredentials: ctx.walletProofs.sealWalletCredentials(body.clientPublicKey) } };
 }

@@ -2,6 +2,7 @@
 // platform's decision on a transaction waiting for it (an agent action's payment).
 import { approveTransaction, rejectTransaction } from '../agents/agent-actions.service.ts';
 import type { AreaHandlers } from '../http/handler-types.ts';
+import { answerSigned } from '../http/signed-answer.ts';
 import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
 import { createTransferIn, createTransferOut } from './transfers.service.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
@@ -10,7 +11,7 @@ export const transactionHandlers: AreaHandlers<
   'createTransferIn' | 'createTransferOut' | 'listTransactions' | 'getTransaction' | 'cancelTransaction' | 'approveTransaction' | 'rejectTransaction'
 > = {
   createTransferIn: async (req, ctx) => ({ status: 201, body: await createTransferIn(ctx, req.body) }),
-  createTransferOut: async (req, ctx) => createTransferOut(ctx, req.body, signatureHeaders(req.headers)),
+  createTransferOut: async (req, ctx) => answerSigned(201, await createTransferOut(ctx, req.body, signatureHeaders(req.headers))),
   listTransactions: async (req, ctx) => ({ status: 200, body: await listTransactions(ctx, req.query) }),
   getTransaction: async (req, ctx) => ({ status: 200, body: await getTransaction(ctx, req.path.transactionId) }),
   cancelTransaction: async (req, ctx) => ({ status: 200, body: await cancelTransaction(ctx, req.path.transactionId, req.body?.reason) }),

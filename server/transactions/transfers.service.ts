@@ -17,7 +17,7 @@ import { badRequest, invalidField } from '../shared/errors.ts';
 import { transferInOutcome, transferOutOutcome } from '../simulation/transfer-outcomes.ts';
 import { defaultRail, railFor } from '../payments/payment-rails.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders, type Signed } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
@@ -97,16 +97,16 @@ export async function createTransferOut(
   ctx: PlatformContext,
   body: Schemas['TransferOutRequest'],
   headers: SignatureHeaders,
-): Promise<{ status: 201; body: Transaction } | { status: 202; body: Schemas['SignedRetryChallenge'] }> {
+): Promise<Signed<Transaction>> {
   const source = await requireInternalAccount(ctx, body.source.accountId);
   if (source.type === 'EMBEDDED_WALLET') await checkSignedRetryFirst(ctx, 'createTransferOut', headers);
   const prepared = await prepareTransferOut(ctx, body, { signedByWallet: true });
   if (source.type === 'EMBEDDED_WALLET') {
     const shown = { amount: body.amount, currency: source.currency, destinationAccountId: body.destination.accountId };
     const outcome = await requireWalletSignature(ctx, { wallet: source, operation: 'createTransferOut', target: { field: 'accountId', id: source.id }, body, shown }, headers);
-    if (!outcome.signed) return { status: 202, body: outcome.challenge };
+    if (!outcome.signed) return outcome;
   }
-  return { status: 201, body: toTransaction(await openPayment(ctx, prepared)) };
+  return { signed: true, result: toTransaction(await openPayment(ctx, prepared)) };
 }
 
 /**

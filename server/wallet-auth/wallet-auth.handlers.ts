@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { unitOfWork } from '../db/unit-of-work.ts';
 import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { answerSigned } from '../http/signed-answer.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
 import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
 import { signatureHeaders } from './signed-retry.service.ts';
@@ -10,9 +11,9 @@ import { signatureHeaders } from './signed-retry.service.ts';
 export const walletAuthHandlers: AreaHandlers<
   'createAuthCredential' | 'listAuthCredentials' | 'revokeAuthCredential' | 'challengeAuthCredential' | 'verifyAuthCredential' | 'listAuthSessions' | 'revokeAuthSession'
 > = {
-  createAuthCredential: async (req, ctx) => createCredential(ctx, req.body, signatureHeaders(req.headers)),
+  createAuthCredential: async (req, ctx) => answerSigned(201, await createCredential(ctx, req.body, signatureHeaders(req.headers))),
   listAuthCredentials: async (req, ctx) => ({ status: 200, body: await listCredentials(ctx, req.query.accountId) }),
-  revokeAuthCredential: async (req, ctx) => revokeCredential(ctx, req.path.credentialId, signatureHeaders(req.headers)),
+  revokeAuthCredential: async (req, ctx) => answerSigned(204, await revokeCredential(ctx, req.path.credentialId, signatureHeaders(req.headers))),
   challengeAuthCredential: async (req, ctx) => ({ status: 200, body: await challengeCredential(ctx, req.path.credentialId, req.body) }),
   // Its own transaction: a wrong code is counted against it although the request fails.
   verifyAuthCredential: withoutTransaction(async (req, ctx) => {
@@ -27,5 +28,5 @@ export const walletAuthHandlers: AreaHandlers<
     }
   }),
   listAuthSessions: async (req, ctx) => ({ status: 200, body: await listSessions(ctx, req.query) }),
-  revokeAuthSession: async (req, ctx) => revokeSession(ctx, req.path.sessionId, signatureHeaders(req.headers)),
+  revokeAuthSession: async (req, ctx) => answerSigned(204, await revokeSession(ctx, req.path.sessionId, signatureHeaders(req.headers))),
 };
