@@ -1,21 +1,24 @@
 // Executing a quote: the source is debited by `totalSendingAmount` and the quote's transaction is
-// opened (or, for real-time funding, moved on when the funds arrive) in one database transaction,
+// opened (or, for real-time funding, opened with the quote and moved on when the funds arrive; an
+// Embedded Wallet source signs the request issued with the quote) in one database transaction,
 // under the quote's row lock, so a quote is executed at most once whatever the retries and races.
 // What happens next follows the destination (simulation/quote-outcomes.ts), as durable jobs.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
+import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { requireActiveAccount } from '../payments/account-rules.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
 import { expirePayment, failPayment, lockPayment, openPayment, payWaitingPayment, startApprovedPayment, type Initiator, type PaymentDraft, type TransactionRow } from '../payments/payments.service.ts';
-import { checkIssuedRequestFirst, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { checkIssuedRequestFirst, issueSigningRequest, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
+import { WAITING } from '../simulation/payment-outcome.ts';
 import { quotePaymentOutcome, type QuotePaidTo } from '../simulation/quote-outcomes.ts';
 import { quoteTransactionDraft } from './quote-transaction.ts';
 import { toQuote } from './quotes.mapper.ts';
-import { closeQuote, findQuoteForUpdate, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
+import { closeQuote, findQuoteForUpdate, linkQuoteTransaction, type QuoteRow, type QuoteWithPayment } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];
 
@@ -25,6 +28,18 @@ async function paidTo(ctx: PlatformContext, quote: QuoteRow): Promise<QuotePaidT
   if (destination.accountId.startsWith('InternalAccount:')) return { kind: 'INTERNAL' };
   const account = await requireExternalAccount(ctx, destination.accountId);
   return { kind: 'EXTERNAL', identifier: sandboxIdentifier(account.account_info) };
+}
+
+/** The signing request of a quote from an Embedded Wallet: one signature executes it, until it expires. */
+export async function walletSigningPayload(ctx: PlatformContext, wallet: InternalAccountRow, quoteId: string, totalSendingAmount: number, expiresAt: Date): Promise<string> {
+  const action = { wallet, operation: 'executeQuote', target: { field: 'quoteId', id: quoteId }, shown: { totalSendingAmount, sendingCurrency: wallet.currency } } as const;
+  return (await issueSigningRequest(ctx, action, expiresAt)).payload;
+}
+
+/** A real-time-funded quote's transaction exists from the start, PENDING until its funds arrive. */
+export async function openFundingWait(ctx: PlatformContext, quote: QuoteRow): Promise<QuoteWithPayment> {
+  const transaction = await openPayment(ctx, { transaction: await quoteTransactionDraft(ctx, quote), outcome: WAITING });
+  return { ...(await linkQuoteTransaction(ctx.db, quote.id, transaction.id, ctx.clock.now())), transaction_status: transaction.status };
 }
 
 /** Refuses a quote that can no longer be executed (or paid): executed, expired, or its payment ended. */
