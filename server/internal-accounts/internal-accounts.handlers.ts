@@ -1,7 +1,7 @@
 // Internal accounts: list the customers' and the platform's, get one; change or export an
 // Embedded Wallet with its owner's signature.
 import type { AreaHandlers } from '../http/handler-types.ts';
-import { answerSigned } from '../http/signed-answer.ts';
+import { answerSigned } from '../wallet-auth/signed-answer.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { exportEmbeddedWallet, getInternalAccount, listCustomerInternalAccounts, listPlatformInternalAccounts, updateEmbeddedWallet } from './internal-accounts.service.ts';
 

@@ -1,7 +1,7 @@
 // Transfers in and out, and the transactions they (and every other money movement) create. The
 // platform's decision on a transaction waiting for it is the agents area's (transaction-approvals.handlers.ts).
 import type { AreaHandlers } from '../http/handler-types.ts';
-import { answerSigned } from '../http/signed-answer.ts';
+import { answerSigned } from '../wallet-auth/signed-answer.ts';
 import { cancelTransaction, getTransaction, listTransactions } from './transactions.service.ts';
 import { createTransferIn, createTransferOut } from './transfers.service.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';

@@ -1,6 +1,6 @@
-// The HTTP answer of an action behind a signed retry (wallet-auth/signed-retry.service.ts): 202 with
-// the challenge until its owner signs, then the operation's own status with its result. Services
-// answer outcomes; the handler names the status.
+// The handlers' side of a signed retry (signed-retry.service.ts; `signatureHeaders` reads the
+// request's): an action's answer is 202 with the challenge until its owner signs, then the
+// operation's own status with its result. Services answer outcomes; the handler names the status.
 import type { components } from '../../generated/openapi.js';
 
 type Challenge = components['schemas']['SignedRetryChallenge'];
