@@ -4,7 +4,7 @@
 // network I/O) is handed to `afterCommit`, never run inside the transaction.
 import type { Logger } from 'pino';
 import type { Db } from './db/database.ts';
-import type { BalanceWriter } from './ledger/ledger.repository.ts';
+import type { BalanceWriter } from './ledger/balance-writer.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Keyring } from './shared/keyring.ts';
 import type { CredentialCache } from './tokens/credential-cache.ts';

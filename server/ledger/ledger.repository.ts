@@ -2,11 +2,12 @@
 // ledger owns), movements and their entries. Every balance change is a single conditional UPDATE
 // (no read-modify-write race); the CHECK of the migration keeps a balance from ever going negative
 // and the deferred trigger keeps every movement's entries summing to zero, whatever the code does.
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { againIfStalePlan } from '../db/prepared-statements.ts';
-import type { Database, LedgerMovementTable, MovementKind } from '../db/schema.ts';
+import type { Database, MovementKind } from '../db/schema.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
+import type { BalanceChange, BalanceWriter, NewMovement } from './balance-writer.ts';
 
 /**
  * Locks the platform's internal accounts with these ids, in id order: two movements touching the
@@ -24,29 +25,6 @@ export async function lockInternalAccounts(db: Db, platformId: string, ids: read
     .orderBy('id')
     .forNoKeyUpdate()
     .execute();
-}
-
-export interface NewMovement {
-  movement: Insertable<LedgerMovementTable>;
-  entries: readonly { account: string; amount: number }[];
-}
-
-/** An internal account's change in a posting: the sum of its entries. */
-export interface BalanceChange {
-  account: string;
-  amount: number;
-}
-
-/**
- * How a posting reaches the database: its movements, their entries and the balance change of each
- * internal account among them (two or more locked first, in id order), each refused unless the
- * balance stays within 0 and `maxBalance`. Answers the accounts changed: one missing from the answer
- * was refused, and the caller must then fail the whole database transaction. Chosen at boot:
- * `conditionalBalanceWriter`, or the reliability tests' deliberately broken one
- * (lost-update.repository.ts).
- */
-export interface BalanceWriter {
-  post(db: Db, movements: readonly NewMovement[], changes: readonly BalanceChange[], maxBalance: number): Promise<InternalAccountRow[]>;
 }
 
 /** A movement's entry rows, which carry its id, platform and time. */

@@ -6,7 +6,8 @@
 // goes negative and no database constraint notices.
 import type { Db } from '../db/database.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import { insertMovement, type BalanceChange, type BalanceWriter, type NewMovement } from './ledger.repository.ts';
+import type { BalanceChange, BalanceWriter, NewMovement } from './balance-writer.ts';
+import { insertMovement } from './ledger.repository.ts';
 
 async function overwriteBalanceFromRead(db: Db, platformId: string, change: BalanceChange, maxBalance: number, at: NewMovement['movement']['created_at']): Promise<InternalAccountRow | undefined> {
   const read = await db.selectFrom('internal_accounts').select('balance').where('platform_id', '=', platformId).where('id', '=', change.account).executeTakeFirst();
