@@ -13,6 +13,8 @@ import { sealLegacyDocumentNumbers } from './documents/documents.service.ts';
 import { sealLegacyTaxIds as sealBeneficiaryTaxIds } from './external-accounts/external-accounts.service.ts';
 import { checkMasterKey } from './keys/keys.service.ts';
 import { loadMasterKey } from './keys/master-key.ts';
+import { conditionalBalanceWriter } from './ledger/ledger.repository.ts';
+import { lostUpdateBalanceWriter } from './ledger/lost-update.repository.ts';
 import { sealLegacySecrets } from './platform/platform.service.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
@@ -52,7 +54,9 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       clock: new ShiftableClock(),
       keys: new Keyring(master.key),
       log,
-      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets, testFault: config.testFault },
+      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      // The reliability tests' deliberate bug replaces the ledger's writer (config.ts: NODE_ENV=test only).
+      balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter,
       walletProofs: sandboxProofs,
       credentials,
       wakeJobs: () => wake(),

@@ -2,7 +2,6 @@
 // work with stops it at start with a message that says what to change, never later with a 500.
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { TEST_FAULTS, type TestFault } from './context/context.ts';
 
 export interface Config {
   host: string;
@@ -38,6 +37,13 @@ export interface Config {
   /** A deliberate bug the reliability tests must catch (PAYMENTS_TEST_FAULT): refused unless NODE_ENV=test. */
   testFault: TestFault | undefined;
 }
+
+/**
+ * The deliberate bugs: `lost-update` makes the ledger read a balance and then write the value it
+ * computed (no conditional UPDATE), the read-modify-write race the bank test exists to catch.
+ */
+export const TEST_FAULTS = ['lost-update'] as const;
+export type TestFault = (typeof TEST_FAULTS)[number];
 
 function testFault(value: string | undefined, testControls: boolean, problems: string[]): TestFault | undefined {
   if (value === undefined || value === '') return undefined;

@@ -103,6 +103,23 @@ describe('createQuote', () => {
     expect((await errorOf(res)).code).toBe('ACCOUNT_OWNER_MISMATCH');
   });
 
+  itServer('400 ACCOUNT_NOT_ACTIVE: a deleted (INACTIVE) external account as destination, naming it', async () => {
+    const { customer, usd } = await usdEurCustomer(0);
+    const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur('000') });
+    expect((await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: external.id } } })).response.status).toBe(204);
+    const res = await postQuote(toEur(usd.id, external.id, 1_000));
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVE', details: { accountId: external.id } });
+  });
+
+  itServer('400 INVALID_INPUT: a rail the destination account cannot be paid on', async () => {
+    const { customer, usd } = await usdEurCustomer(0);
+    const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur('000') });
+    const res = await postQuote({ ...toEur(usd.id, external.id, 1_000), destination: { destinationType: 'ACCOUNT', accountId: external.id, paymentRail: 'ACH' } });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('EUR_ACCOUNT can be paid on SEPA, SEPA_INSTANT, SWIFT, not ACH') });
+  });
+
   itServer('immediatelyExecute: created and executed in one call', async () => {
     const { usd, eur } = await usdEurCustomer(50_000);
     const quote = await createQuote({ ...toEur(usd.id, eur.id, 20_000), immediatelyExecute: true });

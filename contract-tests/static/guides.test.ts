@@ -10,9 +10,10 @@ import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simu
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES } from '../../server/simulation/kyc.ts';
-import { QUOTE_OUTCOMES, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
+import type { PaymentOutcome } from '../../server/simulation/payment-outcome.ts';
+import { QUOTE_OUTCOMES } from '../../server/simulation/quote-outcomes.ts';
 import type { SuffixTable } from '../../server/simulation/suffix.ts';
-import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES, type TransferOutcome } from '../../server/simulation/transfer-outcomes.ts';
+import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES } from '../../server/simulation/transfer-outcomes.ts';
 import { SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_NOT_FOUND } from '../../server/simulation/uma-addresses.ts';
 import { backticked, findTable, upperSnakeValues, type MarkdownTable } from '../support/markdown-table.ts';
 import { spec } from '../support/spec.ts';
@@ -136,19 +137,19 @@ describe('the sandbox table', () => {
     expect(rows(area).length, `${area}: a row the code does not have`).toBe(keys.length);
   }
 
-  const payment = (row: TransferOutcome | QuoteOutcome) => [
+  const payment = (row: PaymentOutcome) => [
     row.later.at(-1)?.status ?? row.returned,
     ...(row.failureReason === null ? [] : [row.failureReason]),
   ];
 
   it('names every transfer suffix with its final status and failure reason (transfer-in and -out agree)', () => {
     expect(Object.keys(TRANSFER_IN_OUTCOMES.bySuffix)).toEqual(Object.keys(TRANSFER_OUT_OUTCOMES.bySuffix));
-    suffixes<TransferOutcome>('Transfers', TRANSFER_OUT_OUTCOMES, payment);
-    suffixes<TransferOutcome>('Transfers', TRANSFER_IN_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Transfers', TRANSFER_OUT_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Transfers', TRANSFER_IN_OUTCOMES, payment);
   });
 
   it('names every quote suffix with its final status and failure reason', () => {
-    suffixes<QuoteOutcome>('Quotes', QUOTE_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Quotes', QUOTE_OUTCOMES, payment);
   });
 
   it('names every beneficiary name check suffix, KYC and KYB outcome', () => {

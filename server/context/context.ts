@@ -7,14 +7,8 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Keyring } from '../shared/keyring.ts';
 import type { Principal } from '../shared/principal.ts';
+import type { BalanceWriter } from './balance-writer.ts';
 import type { WalletProofs } from './wallet-proofs.ts';
-
-/**
- * The deliberate bugs: `lost-update` makes the ledger read a balance and then write the value it
- * computed (no conditional UPDATE), the read-modify-write race the bank test exists to catch.
- */
-export const TEST_FAULTS = ['lost-update'] as const;
-export type TestFault = (typeof TEST_FAULTS)[number];
 
 export type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
 
@@ -41,8 +35,6 @@ export interface CredentialCache {
 export interface Settings {
   /** Whether webhooks may go to loopback and private addresses (the local sandbox: yes; production: no). */
   allowPrivateWebhookTargets: boolean;
-  /** A deliberate bug for the reliability tests (config.ts allows it only with NODE_ENV=test). */
-  testFault: TestFault | undefined;
 }
 
 export interface Runtime {
@@ -50,6 +42,8 @@ export interface Runtime {
   keys: Keyring;
   log: Logger;
   settings: Settings;
+  /** How the ledger writes balance changes: chosen at boot (a test server may get a deliberately broken one). */
+  balanceWriter: BalanceWriter;
   /** Checks the proofs of Embedded Wallet credentials and signatures (the sandbox's magic values). */
   walletProofs: WalletProofs;
   /** API token credentials verified recently, shared safely with the database's other processes. */

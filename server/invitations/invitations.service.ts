@@ -8,12 +8,12 @@ import { scheduleJob } from '../jobs/schedule.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
 import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { ApiError, badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
-import { assertTransition } from '../shared/state-machine.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
 import { expireInvitationJob } from './invitations.jobs.ts';
 import { invitationStatus, toInvitation } from './invitations.mapper.ts';
-import { closeInvitation, findInvitation, findInvitationForUpdate, insertInvitation, type InvitationRow } from './invitations.repository.ts';
+import { closeLocked } from './close-invitation.ts';
+import { findInvitation, findInvitationForUpdate, insertInvitation, type InvitationRow } from './invitations.repository.ts';
 
 type Schemas = components['schemas'];
 type Invitation = Schemas['Invitation'];
@@ -101,21 +101,13 @@ async function lockPending(ctx: PlatformContext, code: string): Promise<Invitati
   }
 }
 
-async function close(ctx: ServiceContext, row: InvitationRow, changes: Parameters<typeof closeInvitation>[2]): Promise<InvitationRow> {
-  if (changes.status !== undefined) assertTransition('InvitationStatus', row.status, changes.status);
-  const closed = await closeInvitation(ctx.db, row.code, changes);
-  // Locked above, so nothing can have moved it meanwhile.
-  if (closed === undefined) throw new Error(`invitation ${row.code} moved under its lock`);
-  return closed;
-}
-
 export async function claimInvitation(ctx: PlatformContext, code: string, body: Schemas['InvitationClaimRequest']): Promise<Invitation> {
   const row = await lockPending(ctx, code);
   if (canonicalUmaAddress(body.inviteeUma) === canonicalUmaAddress(row.inviter_uma)) {
     throw badRequest('INVALID_UMA_ADDRESS', 'The invitee cannot be the inviter: claim with the UMA address of the person invited.');
   }
   const at = ctx.clock.now();
-  const claimed = await close(ctx, row, { status: 'CLAIMED', invitee_uma: body.inviteeUma, claimed_by_platform_id: ctx.platformId, claimed_at: at, updated_at: at });
+  const claimed = await closeLocked(ctx, row, { status: 'CLAIMED', invitee_uma: body.inviteeUma, claimed_by_platform_id: ctx.platformId, claimed_at: at, updated_at: at });
   const invitation = toInvitation(claimed, at);
   // The creator is told, whichever platform claimed.
   await emitEvent({ ...ctx, platformId: claimed.platform_id }, 'INVITATION_CLAIMED', invitation);
@@ -127,12 +119,5 @@ export async function cancelInvitation(ctx: PlatformContext, code: string): Prom
   if (existing !== undefined && existing.platform_id !== ctx.platformId) throw forbidden('FORBIDDEN', 'Only the platform that created an invitation can cancel it.');
   const row = await lockPending(ctx, code);
   const at = ctx.clock.now();
-  return toInvitation(await close(ctx, row, { status: 'CANCELLED', updated_at: at }), at);
-}
-
-/** The expiry job: a PENDING invitation past `expiresAt` becomes EXPIRED. */
-export async function expireInvitation(ctx: ServiceContext, code: string): Promise<void> {
-  const row = await findInvitationForUpdate(ctx.db, code);
-  if (row === undefined || row.status !== 'PENDING' || row.expires_at === null || row.expires_at.getTime() > ctx.clock.now().getTime()) return;
-  await close(ctx, row, { status: 'EXPIRED', updated_at: ctx.clock.now() });
+  return toInvitation(await closeLocked(ctx, row, { status: 'CANCELLED', updated_at: at }), at);
 }

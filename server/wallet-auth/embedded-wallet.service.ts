@@ -3,10 +3,9 @@
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
 import { changeWalletSettings, requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
-import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
 
 type InternalAccount = components['schemas']['InternalAccount'];
-type Challenged = { status: 202; body: components['schemas']['SignedRetryChallenge'] };
 
 /** `PATCH /internal-accounts/{accountId}`: the wallet's settings, once its owner signed the change. */
 export async function updateEmbeddedWallet(
@@ -14,12 +13,12 @@ export async function updateEmbeddedWallet(
   accountId: string,
   body: components['schemas']['InternalAccountUpdateRequest'],
   headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: InternalAccount }> {
+): Promise<Signed<InternalAccount>> {
   await checkSignedRetryFirst(ctx, 'updateInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'updateInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
-  return { status: 200, body: await changeWalletSettings(ctx, wallet, body) };
+  if (!outcome.signed) return outcome;
+  return { signed: true, result: await changeWalletSettings(ctx, wallet, body) };
 }
 
 /** `POST /internal-accounts/{accountId}/export`: the wallet's credentials sealed to the client's key, once signed. */
@@ -28,10 +27,10 @@ export async function exportEmbeddedWallet(
   accountId: string,
   body: components['schemas']['InternalAccountExportRequest'],
   headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: components['schemas']['InternalAccountExportResponse'] }> {
+): Promise<Signed<components['schemas']['InternalAccountExportResponse']>> {
   await checkSignedRetryFirst(ctx, 'exportInternalAccount', headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'exportInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
-  return { status: 200, body: { id: wallet.id, encryptedWalletCredentials: ctx.walletProofs.sealWalletCredentials(body.clientPublicKey) } };
+  if (!outcome.signed) return outcome;
+  return { signed: true, result: { id: wallet.id, encryptedWalletCredentials: ctx.walletProofs.sealWalletCredentials(body.clientPublicKey) } };
 }

@@ -10,7 +10,7 @@ import { newOpaqueId } from '../shared/ids.ts';
 import { listPage } from '../shared/page.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
-import { checkSignedRetryFirst, requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, usableRequest, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
 import { toAuthSession, toNewAuthSession } from './wallet-auth.mapper.ts';
 import {
   consumeOtp,
@@ -116,13 +116,13 @@ export async function listSessions(ctx: PlatformContext, query: { accountId: str
   return listPage(ctx.keys, query, (_filters, page) => pageActiveSessions(ctx.db, wallet.id, now, page), (row) => toAuthSession(row, row.type));
 }
 
-export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
   await checkSignedRetryFirst(ctx, 'revokeAuthSession', headers);
   const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
   if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
   const wallet = await requireEmbeddedWallet(ctx, session.account_id);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'revokeAuthSession', target: { field: 'sessionId', id: session.id } }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  if (!outcome.signed) return outcome;
   await revokeSessionRow(ctx.db, session.id, ctx.clock.now());
-  return { status: 204, body: undefined };
+  return { signed: true, result: undefined };
 }

@@ -53,6 +53,9 @@ export interface SignatureHeaders {
 
 export type SignatureOutcome = { readonly signed: false; readonly challenge: Schemas['SignedRetryChallenge'] } | { readonly signed: true; readonly sessionId: string; readonly requestedAt: Date };
 
+/** What an action behind a signed retry comes to: the challenge its owner must sign first, or, once signed, its result. */
+export type Signed<T> = { readonly signed: false; readonly challenge: Schemas['SignedRetryChallenge'] } | { readonly signed: true; readonly result: T };
+
 export const signatureHeaders = (headers: Record<string, string | undefined>): SignatureHeaders => ({
   signature: headers['service-wallet-signature'],
   requestId: headers['request-id'],

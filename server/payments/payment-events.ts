@@ -1,14 +1,14 @@
 // The webhook event of each transaction status: incoming-payment and outgoing-payment events as
-// WebhookEventType names them. Emitted by the ledger with every change, in its database transaction.
+// WebhookEventType names them. Queued with every status change (payment-status.ts), in its database transaction.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
-import { emitEvent, type WebhookEventType } from '../webhooks/webhooks.service.ts';
-import { toTransaction } from './transactions.mapper.ts';
-import type { TransactionRow } from './transactions.repository.ts';
+import { emitEvent, type EventTypeOf } from '../webhooks/webhooks.service.ts';
+import { toTransaction } from './payments.mapper.ts';
+import type { TransactionRow } from './payments.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 
-const INCOMING: Record<Status, WebhookEventType> = {
+const INCOMING: Record<Status, EventTypeOf<'incoming-payment'>> = {
   PENDING_APPROVAL: 'INCOMING_PAYMENT_PENDING',
   PENDING: 'INCOMING_PAYMENT_PENDING',
   PROCESSING: 'INCOMING_PAYMENT_PENDING',
@@ -19,7 +19,7 @@ const INCOMING: Record<Status, WebhookEventType> = {
   EXPIRED: 'INCOMING_PAYMENT_FAILED',
 };
 
-const OUTGOING: Record<Status, WebhookEventType> = {
+const OUTGOING: Record<Status, EventTypeOf<'outgoing-payment'>> = {
   PENDING_APPROVAL: 'OUTGOING_PAYMENT_PENDING',
   PENDING: 'OUTGOING_PAYMENT_PENDING',
   PROCESSING: 'OUTGOING_PAYMENT_PROCESSING',
@@ -30,9 +30,8 @@ const OUTGOING: Record<Status, WebhookEventType> = {
   EXPIRED: 'OUTGOING_PAYMENT_EXPIRED',
 };
 
-export const transactionEventType = (row: Pick<TransactionRow, 'type' | 'status'>): WebhookEventType =>
-  (row.type === 'INCOMING' ? INCOMING : OUTGOING)[row.status];
-
 export async function emitTransactionEvent(ctx: PlatformContext, row: TransactionRow): Promise<void> {
-  await emitEvent(ctx, transactionEventType(row), toTransaction(row));
+  const transaction = toTransaction(row);
+  if (transaction.type === 'INCOMING') await emitEvent(ctx, INCOMING[row.status], transaction);
+  else await emitEvent(ctx, OUTGOING[row.status], transaction);
 }

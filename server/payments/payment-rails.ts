@@ -2,6 +2,7 @@
 // instant (settled at once, so a PROCESSING payment on them can no longer be stopped). Spec: the
 // table in ExternalAccountDestinationReference.paymentRail.
 import type { components } from '../../generated/openapi.js';
+import { invalidField } from '../shared/errors.ts';
 
 type PaymentRail = components['schemas']['PaymentRail'];
 type AccountType = components['schemas']['ExternalAccountInfo']['accountType'];
@@ -20,3 +21,10 @@ const INSTANT: ReadonlySet<PaymentRail> = new Set(['RTP', 'FEDNOW', 'SEPA_INSTAN
 export const defaultRail = (accountType: AccountType): PaymentRail => RAILS[accountType][0];
 export const canReceiveOn = (accountType: AccountType, rail: PaymentRail): boolean => RAILS[accountType].includes(rail);
 export const isInstant = (rail: PaymentRail): boolean => INSTANT.has(rail);
+
+/** The rail a payment to an account of `accountType` goes on: the one asked for, which the account must accept, or its default. */
+export function railFor(accountType: AccountType, requested: PaymentRail | undefined): PaymentRail {
+  const rail = requested ?? defaultRail(accountType);
+  if (!canReceiveOn(accountType, rail)) throw invalidField('/destination/paymentRail', `A ${accountType} can be paid on ${RAILS[accountType].join(', ')}, not ${rail}.`, 'enum');
+  return rail;
+}

@@ -1,7 +1,9 @@
+// A transaction row as the API shows it (Transaction): in every answer about a payment and in its
+// webhook events.
 import type { components } from '../../generated/openapi.js';
 import { iso } from '../shared/clock.ts';
 import { DESTINATION_FIELDS, ordered, RATE_DETAIL_FIELDS, SOURCE_FIELDS } from '../shared/compact.ts';
-import type { TransactionRow } from './transactions.repository.ts';
+import type { TransactionRow } from './payments.repository.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type Outgoing = components['schemas']['OutgoingTransaction'];
