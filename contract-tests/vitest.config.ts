@@ -40,6 +40,19 @@ export default defineConfig({
         },
       },
       {
+        // The conformance kit's proofs (npm run test:conformance, in .ci/run): the packed kit against
+        // the sandbox server on PostgreSQL, the Prism mock and implementations broken on purpose.
+        // One file at a time: they share the server and its platform's webhook endpoint.
+        test: {
+          name: 'conformance',
+          include: ['contract-tests/conformance/**/*.test.ts'],
+          globalSetup: ['contract-tests/conformance/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         // Load and fault tests on the machine's PostgreSQL, each file with servers of its own; one
         // file at a time, so no file's load slows another's measurements (`.ci/run` only).
         test: {

@@ -71,7 +71,8 @@ export interface paths {
          *     contains the token's `clientSecret`; only a hash of it is kept.
          *
          *     - A token can only grant permissions that the calling token holds itself; asking for more is
-         *       `403 FORBIDDEN` and creates nothing.
+         *       `403 FORBIDDEN` and creates nothing. The same rule holds for everything that gives power
+         *       (`x-grants`; see the Authentication guide).
          *     - With an `Idempotency-Key`, a retry of the same request within 24 hours returns that same
          *       response again (kept encrypted for that window), so a client that lost the first response
          *       does not lose the secret; after the window it is never shown again.
@@ -139,8 +140,9 @@ export interface paths {
          *     - `currencies` defaults to `[USD]`. The service opens one internal account for the customer in
          *       each currency (see `GET /customers/internal-accounts`).
          *     - A business customer needs `businessInfo` with at least `legalName` and `country`.
-         *     - The new customer starts with `kycStatus` (individual) or `kybStatus` (business) `UNVERIFIED`;
-         *       start its verification with `POST /verifications`.
+         *     - A new individual starts with `kycStatus` `UNVERIFIED`; a new business has no `kybStatus`
+         *       until its first verification reaches an outcome. Start the verification with
+         *       `POST /verifications`.
          *     - `identifier` is write-only and never returned.
          *
          *     Errors: `400` for an invalid body, `409` for a taken `platformCustomerId` or `umaAddress`.
@@ -220,7 +222,8 @@ export interface paths {
          *     - `customerId` must be a business customer: an individual customer returns
          *       `400 CUSTOMER_NOT_BUSINESS`, an unknown one `404`, a deleted one `410 CUSTOMER_DELETED`.
          *     - `ownershipPercentage` (0 to 100) is required when `roles` includes `UBO`.
-         *     - `personalInfo.identifier` is write-only and never returned.
+         *     - `personalInfo.identifier` is never returned in full: answers show it masked, `****` and its
+         *       last four characters.
          *
          *     Sandbox: the last 3 characters of `personalInfo.lastName` decide `kycStatus`: `001` gives
          *     `PENDING` (it then stays pending), `002` gives `REJECTED`, anything else `APPROVED`.
@@ -247,7 +250,7 @@ export interface paths {
         };
         /**
          * Get a beneficial owner
-         * @description Returns one beneficial owner. The write-only `personalInfo.identifier` is never included.
+         * @description Returns one beneficial owner, with `personalInfo.identifier` masked (`****` and its last four characters).
          */
         get: operations["getBeneficialOwner"];
         put?: never;
@@ -311,8 +314,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -373,7 +376,8 @@ export interface paths {
          *
          *     Evaluation first checks that the data needed is present: `businessInfo.registrationNumber` for a
          *     business, `fullName` for an individual. Anything missing gives `RESOLVE_ERRORS` with one
-         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged. Otherwise the
+         *     `MISSING_FIELD` error per field, and leaves `kycStatus`/`kybStatus` unchanged (a business
+         *     verified for the first time keeps having no `kybStatus`). Otherwise the
          *     checks run and their outcome is copied to the customer's `kycStatus` (individual) or
          *     `kybStatus` (business): `PENDING_MANUAL_REVIEW` sets `PENDING`, `APPROVED` and `REJECTED` set
          *     the same value. Documents of the customer and of its beneficial owners uploaded until now count as
@@ -401,8 +405,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -561,7 +565,8 @@ export interface paths {
         /**
          * List customers' external accounts
          * @description Lists the external accounts of the platform's customers, newest first. Deleted (`INACTIVE`)
-         *     accounts are not listed; read them by id. The platform's own accounts are listed by
+         *     accounts are left out unless `status=INACTIVE` asks for them; any account can also be read by
+         *     id. The platform's own accounts are listed by
          *     `GET /platform/external-accounts`. A `customerId` that matches no customer gives an empty page.
          */
         get: operations["listCustomerExternalAccounts"];
@@ -589,8 +594,8 @@ export interface paths {
          *     the name check: `102` `NOT_MATCHED`, `103` `PARTIAL_MATCH`, `104` `PENDING`, `105` rejects
          *     the account with `400 INVALID_BANK_ACCOUNT` (nothing is created), `106` `UNSUPPORTED`,
          *     `107` `CHECKED_BY_RECEIVING_FI`, any other `MATCHED` with `beneficiaryVerifiedData.fullName`
-         *     set to the beneficiary's name (`fullName` or `legalName`). Suffixes `002` to `005` are accepted
-         *     here and make later transfers fail.
+         *     set to the beneficiary's `fullName`. Suffixes `002` to `005` are accepted here and make later
+         *     transfers fail.
          */
         post: operations["createCustomerExternalAccount"];
         delete?: never;
@@ -646,7 +651,8 @@ export interface paths {
         /**
          * List the platform's external accounts
          * @description Lists the platform's own external accounts (those without a `customerId`), newest first.
-         *     Deleted (`INACTIVE`) accounts are not listed; read them by id.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them; any account
+         *     can also be read by id.
          */
         get: operations["listPlatformExternalAccounts"];
         put?: never;
@@ -772,11 +778,29 @@ export interface paths {
          *     concurrent transfers can never overdraw it. If the transfer later fails, the
          *     amount is credited back to the internal account.
          *
+         *     **From an `EMBEDDED_WALLET`** the owner signs the transfer with the signed retry (see
+         *     `SignedRetryChallenge` and the Embedded Wallet guide):
+         *     1. The request without signature headers is checked in full (every rule below, the balance
+         *        included) and answers `202` with a `SignedRetryChallenge`; nothing is recorded or debited.
+         *        Its `payloadToSign` shows `amount`, `currency` and `destinationAccountId`.
+         *     2. The identical request (same body) sent again with `Service-Wallet-Signature` (signed by an
+         *        active session of the wallet; sandbox: `sandbox-valid-signature`) and `Request-Id` before
+         *        `expiresAt` is checked again and answers `201` with the transaction. Its `requestId` is spent
+         *        by the retry that succeeds; a retry that fails (`401`, or `400 INSUFFICIENT_FUNDS` when the
+         *        balance fell meanwhile) spends nothing and can be sent again.
+         *
+         *     The signature headers are checked before every other rule (`401`s under
+         *     `SignedRetryChallenge`); other sources ignore them.
+         *
+         *     `Idempotency-Key` and the signed retry: the `202` is not stored under the key, nor a `401`. Send
+         *     the first call and its signed retry with the same key: the retry's answer is the one stored,
+         *     and sending either again with that key replays it (`Idempotent-Replayed: true`), so a key sends
+         *     the money once even when several challenges were signed. A new first call without a key (or
+         *     with another) gets a new challenge.
+         *
          *     Rules and errors:
          *     - The balance must be at least `amount`, otherwise `400 INSUFFICIENT_FUNDS` and nothing is
          *       recorded.
-         *     - The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): a wallet pays out only
-         *       through a quote its owner signs (`POST /quotes/{quoteId}/execute`).
          *     - The internal account's balance currency and the external account's `currency` must be
          *       equal, otherwise `400 CURRENCY_MISMATCH`.
          *     - Both accounts must be `ACTIVE`, otherwise `400 ACCOUNT_NOT_ACTIVE`.
@@ -827,8 +851,8 @@ export interface paths {
          * @description Asks the receiver's UMA provider what the address accepts: the currencies it can be paid in
          *     (with indicative rates and amount limits) and the information about the sender it requires.
          *     Call it before quoting a payment to an UMA address and pass the returned `lookupId` (valid 15
-         *     minutes) to `POST /quotes`, with every `mandatory` field of `requiredPayerDataFields` in
-         *     `senderCustomerInfo`.
+         *     minutes) to `POST /quotes`, with every field of `requiredPayerDataFields` in
+         *     `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     Give exactly one of `senderUmaAddress` and `customerId` to identify the sender; both or neither
          *     give `400 INVALID_INPUT`. A malformed address gives `400 INVALID_UMA_ADDRESS`; an address that
@@ -872,7 +896,7 @@ export interface paths {
          * @description Tells what an external account can be paid in and which information about the sender its
          *     payment rail requires. The returned `lookupId` (valid 15 minutes) may be passed to
          *     `POST /quotes`; when the account's rail requires sender information, the quote needs every
-         *     `mandatory` field of `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     field of `requiredPayerDataFields` in `senderCustomerInfo` (all of them, `mandatory` or not).
          *
          *     `customerId` names the sending customer; omit it when the platform pays for itself. An
          *     unknown account or customer gives `404` (`EXTERNAL_ACCOUNT_NOT_FOUND`, `CUSTOMER_NOT_FOUND`).
@@ -910,11 +934,11 @@ export interface paths {
          *       quote executes when they arrive (in the sandbox: `POST /sandbox/send`).
          *
          *     UMA destinations need the `lookupId` of a receiver lookup
-         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every `mandatory` field of its
-         *     `requiredPayerDataFields` in `senderCustomerInfo`.
+         *     (`GET /receiver/uma/{receiverUmaAddress}`) and every field of its `requiredPayerDataFields` in
+         *     `senderCustomerInfo`, `mandatory` or not.
          *
          *     Errors: `400` with `LOOKUP_REQUIRED` (UMA destination without `lookupId`), `MISSING_PAYER_DATA`
-         *     (a mandatory sender field is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
+         *     (a field the lookup listed is missing, named in `details.missingFields`), `IMMEDIATE_EXECUTION_NOT_SUPPORTED` (`immediatelyExecute`
          *     with an `EMBEDDED_WALLET` or real-time-funded source), `CURRENCY_MISMATCH` (the destination
          *     cannot receive that currency), `INVALID_AMOUNT` (outside the receiver's limits),
          *     `ACCOUNT_NOT_ACTIVE`, `ACCOUNT_OWNER_MISMATCH` (an external destination registered by another
@@ -986,10 +1010,12 @@ export interface paths {
          *     - Sources that are `EMBEDDED_WALLET` internal accounts need header `Service-Wallet-Signature`:
          *       the signature of the quote's `payloadToSign` made with the signing key of an active session
          *       of the wallet (sandbox: `sandbox-valid-signature`). `Request-Id` may be sent too; it must then
-         *       be the `requestId` inside `payloadToSign`. The signature is checked like a signed retry (see
-         *       `SignedRetryChallenge`): without it `401 UNAUTHORIZED` with reason
-         *       `Missing Service-Wallet-Signature`, a wrong one `Invalid Service-Wallet-Signature`, none of
-         *       the wallet's sessions active `No active session`. For other sources the headers are ignored.
+         *       be the `requestId` inside `payloadToSign`, and it is checked first, before the quote's state
+         *       (a spent one is `401 REQUEST_ID_REUSED`, not `409`). The `requestId` is spent by the execution
+         *       that succeeds. The signature is checked like a signed retry (see `SignedRetryChallenge`):
+         *       without it `401 UNAUTHORIZED` with reason `Missing Service-Wallet-Signature`, a wrong one
+         *       `Invalid Service-Wallet-Signature`, none of the wallet's sessions active `No active session`.
+         *       For other sources the headers are ignored.
          *     - `REALTIME_FUNDING` quotes are not executed with this call: they execute when their funds
          *       arrive (`400 INVALID_INPUT` here).
          *
@@ -1280,6 +1306,12 @@ export interface paths {
          * Get an invitation
          * @description Returns an invitation by its code. Any platform can read an invitation, so the invitee's
          *     platform can show it before claiming it. An invitation past its `expiresAt` reads as `EXPIRED`.
+         *     `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         get: operations["getInvitation"];
         put?: never;
@@ -1314,6 +1346,11 @@ export interface paths {
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`; `INVALID_UMA_ADDRESS` when `inviteeUma` is not a valid UMA
          *     address or is the inviter's own address. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["claimInvitation"];
         delete?: never;
@@ -1344,6 +1381,11 @@ export interface paths {
          *
          *     Errors (`400`): `INVITATION_ALREADY_CLAIMED`, `INVITATION_CANCELLED` or `INVITATION_EXPIRED` when
          *     the invitation is no longer `PENDING`. `404 INVITATION_NOT_FOUND` for an unknown code.
+         *
+         *     Guessing codes is limited per platform (see `Invitation`): once the calling platform has tried
+         *     10 codes that do not exist, it gets one attempt back every 6 minutes, and until then reading,
+         *     claiming or cancelling by code, even a valid one, answers `429 RATE_LIMITED` with `Retry-After`.
+         *     Other platforms are not affected.
          */
         post: operations["cancelInvitation"];
         delete?: never;
@@ -1515,16 +1557,19 @@ export interface paths {
          *     Sandbox magic values: `otp` `000000`, `assertion.signature` `sandbox-valid-passkey-signature`,
          *     `oidcToken` `sandbox-valid-oidc-token`; the returned `encryptedSessionSigningKey` is a stub.
          *
-         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type or `Request-Id` is missing for
-         *     a passkey; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also when no code is pending or it
-         *     is more than 10 minutes old), `Invalid passkey signature` (also when `assertion.credentialId` is
-         *     not the registered passkey) or `Invalid OIDC token`; for a passkey, `401 REQUEST_ID_INVALID` for
+         *     Errors: `400 INVALID_INPUT` when `type` is not the credential's type, `Request-Id` is missing for
+         *     a passkey, or `otp` is not six digits; `401 UNAUTHORIZED` with `reason` `Invalid OTP code` (also
+         *     when no code is pending or it is more than 10 minutes old), `Invalid passkey signature` (also when
+         *     `assertion.credentialId` is not the registered passkey) or `Invalid OIDC token`, for any other
+         *     value of the proof whatever its shape; for a passkey, `401 REQUEST_ID_INVALID` for
          *     an unknown or expired `Request-Id` or one of another credential, `401 REQUEST_ID_REUSED` for a
          *     used one; `404` for an unknown or revoked credential.
          *
-         *     Rate limit: after 5 failed verifications of one credential within 15 minutes, every verification
-         *     of it gets `429 RATE_LIMITED` with `Retry-After` until 15 minutes after the first failure, even
-         *     with the right proof.
+         *     Guessing: an e-mailed code allows 5 wrong tries; the fifth voids it (`401` `Invalid OTP code`
+         *     until `/challenge` e-mails a new one, at most every 30 seconds), so six digits cannot be
+         *     guessed, while wrong codes never keep the owner from the right one of the next e-mail. A
+         *     passkey assertion or an OIDC token cannot be guessed: wrong ones are not limited, and the right
+         *     proof always opens a session.
          */
         post: operations["verifyAuthCredential"];
         delete?: never;
@@ -1543,9 +1588,9 @@ export interface paths {
         /**
          * List the sessions of an Embedded Wallet
          * @description Lists the active (not expired, not revoked) sessions of one `EMBEDDED_WALLET` internal account,
-         *     newest first, up to the 100 newest, as `{data: [...]}`. The list is not paginated, so it takes no
-         *     `limit` or `cursor` and has no `hasMore` or `totalCount`. Sessions here never carry
-         *     `encryptedSessionSigningKey`.
+         *     newest first, in pages like every list (`limit`, `cursor` and the list envelope). Sessions
+         *     here never carry `encryptedSessionSigningKey`. A session that expires or is revoked while you
+         *     page through the list is left out of the pages still to come.
          *
          *     Errors: `400 NOT_AN_EMBEDDED_WALLET` when `accountId` is another kind of internal account;
          *     `404` when the account does not exist.
@@ -1565,8 +1610,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -1615,7 +1660,12 @@ export interface paths {
          *     token. Until then `isConnected` is false. If the code expires unused, issue a new one with
          *     `POST /agents/{agentId}/device-codes`.
          *
-         *     Errors: `400` for an invalid body; `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
+         *     The calling token must hold every token permission the policy gives (`VIEW`, and `TRANSACT`
+         *     for money-moving permissions: see `AgentPolicy`): a token cannot give an agent more than it
+         *     holds.
+         *
+         *     Errors: `400` for an invalid body; `403 FORBIDDEN` when the token does not hold what the policy
+         *     gives (nothing is created); `404 CUSTOMER_NOT_FOUND` when the customer does not exist;
          *     `410 CUSTOMER_DELETED` when it was deleted.
          */
         post: operations["createAgent"];
@@ -1663,7 +1713,11 @@ export interface paths {
          *     `403 AGENT_PAUSED`; actions it submitted earlier are not affected and can still be approved or
          *     rejected. Change the policy with `PATCH /agents/{agentId}/policy`.
          *
-         *     Errors: `400` for an invalid or empty body; `404 AGENT_NOT_FOUND`.
+         *     Resuming (`isPaused: false`) gives the agent its policy back, so it needs a token that holds
+         *     every token permission that policy gives (see `AgentPolicy`); renaming and pausing do not.
+         *
+         *     Errors: `400` for an invalid or empty body; `403 FORBIDDEN` when a token resumes an agent whose
+         *     policy gives more than it holds (nothing changes); `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -1695,7 +1749,12 @@ export interface paths {
          *     (`null` removes an optional limit). The new policy applies from the agent's next request;
          *     actions already `PENDING_APPROVAL` keep waiting for a decision, and usage counters are kept.
          *
+         *     The calling token must hold every token permission the merged policy gives (`VIEW`, and
+         *     `TRANSACT` for money-moving permissions: see `AgentPolicy`), whatever the request changes: a
+         *     token without `TRANSACT` cannot touch the policy of an agent that moves money.
+         *
          *     Errors: `400` for an invalid or empty body, or when the merged policy would be invalid;
+         *     `403 FORBIDDEN` when the token does not hold what the merged policy gives (nothing changes);
          *     `404 AGENT_NOT_FOUND`.
          */
         patch: operations["updateAgentPolicy"];
@@ -1722,8 +1781,12 @@ export interface paths {
          *     one expired. Unredeemed codes issued earlier stop working. The code can be redeemed for 15
          *     minutes. No request body.
          *
-         *     Errors: `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was
-         *     already redeemed (to connect a different agent instance, delete the agent and create a new one).
+         *     The code connects whoever redeems it with the agent's policy, so the calling token must hold
+         *     every token permission that policy gives (see `AgentPolicy`).
+         *
+         *     Errors: `403 FORBIDDEN` when the token does not hold what the agent's policy gives;
+         *     `404 AGENT_NOT_FOUND`; `409 AGENT_ALREADY_CONNECTED` when a code of the agent was already
+         *     redeemed (to connect a different agent instance, delete the agent and create a new one).
          */
         post: operations["createAgentDeviceCode"];
         delete?: never;
@@ -1758,9 +1821,10 @@ export interface paths {
          *     Errors: `400 DEVICE_CODE_ALREADY_REDEEMED` when the code was used before;
          *     `400 DEVICE_CODE_EXPIRED` when it is more than 15 minutes old or was replaced by a newer code;
          *     `404 DEVICE_CODE_NOT_FOUND` when no such code exists (or its agent was deleted);
-         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address within 5 minutes:
-         *     every redeem from that address, even of a valid code, is refused until `Retry-After` has passed,
-         *     so guessing codes is never worth it.
+         *     `429 RATE_LIMITED` once 10 codes that do not exist were tried from one address: that address
+         *     then gets one attempt back every 30 seconds, and until then every redeem from it, even of a
+         *     valid code, is refused for the `Retry-After` seconds (at most 30), so guessing codes is never
+         *     worth it. A redeem from any other address is not affected, however much one address guesses.
          */
         post: operations["redeemAgentDeviceCode"];
         delete?: never;
@@ -1859,7 +1923,9 @@ export interface paths {
          *     request body.
          *
          *     Approving the action's transaction with `POST /transactions/{transactionId}/approve` (for an
-         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent.
+         *     `EXECUTE_QUOTE` action its id is `quote.transactionId`) is equivalent. Either lets a payment
+         *     through, so either needs `TRANSACT`: an agent's action never moves money on the word of a token
+         *     that could not move it itself.
          *
          *     Errors: `404 AGENT_NOT_FOUND` or `AGENT_ACTION_NOT_FOUND`; `409 AGENT_ACTION_NOT_PENDING` when the
          *     action is no longer `PENDING_APPROVAL` (already decided); `409 IDEMPOTENCY_KEY_IN_USE` and
@@ -1969,7 +2035,8 @@ export interface paths {
         /**
          * List the customer's external accounts
          * @description Lists the external accounts (bank accounts and wallets) of the agent's customer, newest first.
-         *     Needs the `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
+         *     Deleted (`INACTIVE`) accounts are left out unless `status=INACTIVE` asks for them. Needs the
+         *     `MANAGE_EXTERNAL_ACCOUNTS` policy permission.
          *
          *     Errors: `400` for invalid filters; `401` for a missing, unknown or revoked token;
          *     `403 AGENT_PAUSED` or `403 AGENT_PERMISSION_DENIED`.
@@ -2094,12 +2161,17 @@ export interface paths {
          *     `400 INSUFFICIENT_FUNDS`, no action is created and the quote stays `PENDING`. When the source is
          *     an `EMBEDDED_WALLET` internal account the request needs header `Service-Wallet-Signature`, the
          *     signature of the quote's `payloadToSign` (sandbox: `sandbox-valid-signature`), also when the
-         *     action will wait for approval. Needs the `EXECUTE_QUOTES` policy permission.
+         *     action will wait for approval. `Request-Id` may be sent too, as for `POST /quotes/{quoteId}/execute`:
+         *     it must then be the `requestId` inside `payloadToSign`, and it is checked first, before the
+         *     quote's state and the policy (a spent one is `401 REQUEST_ID_REUSED`). The `requestId` is spent
+         *     by the submission that succeeds. For other sources the headers are ignored. Needs the
+         *     `EXECUTE_QUOTES` policy permission.
          *
          *     Errors: `400 INSUFFICIENT_FUNDS`, or `400 INVALID_INPUT` for a `REALTIME_FUNDING` quote (it
          *     executes when its funds arrive); `401` for a missing, unknown or revoked token, or
          *     `401 UNAUTHORIZED` with `reason` `Missing Service-Wallet-Signature` or
-         *     `Invalid Service-Wallet-Signature`; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
+         *     `Invalid Service-Wallet-Signature`, or a `Request-Id` failure (`REQUEST_ID_INVALID`,
+         *     `REQUEST_ID_REUSED`, listed under `SignedRetryChallenge`); `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404 QUOTE_NOT_FOUND` (also for quotes the agent did not create);
          *     `409 QUOTE_NOT_PENDING` when the quote expired or was already executed, `409 CONFLICT` when an
          *     action for this quote is already waiting for approval, `409 IDEMPOTENCY_KEY_IN_USE`; `422` for a
@@ -2185,8 +2257,13 @@ export interface paths {
          *     `004` rejected by the bank, `005` pending for about 30 seconds then failed, any other
          *     completes). Needs the `CREATE_TRANSFERS` policy permission.
          *
-         *     Errors: `400` for an invalid body, `CURRENCY_MISMATCH` when the accounts' currencies differ,
-         *     `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
+         *     The source cannot be an `EMBEDDED_WALLET` (`400 INVALID_INPUT`): its owner signs every payment
+         *     out of it on their device, which an agent's request cannot carry. An agent pays from a wallet
+         *     with a quote it creates, executed with the owner's `Service-Wallet-Signature`
+         *     (`POST /agents/me/quotes/{quoteId}/execute`).
+         *
+         *     Errors: `400` for an invalid body or an `EMBEDDED_WALLET` source, `CURRENCY_MISMATCH` when the
+         *     accounts' currencies differ, `ACCOUNT_NOT_ACTIVE`, or `INSUFFICIENT_FUNDS` (see above); `401` for a missing, unknown or
          *     revoked token; `403 AGENT_PAUSED`, `403 AGENT_PERMISSION_DENIED` or
          *     `403 AGENT_POLICY_VIOLATION`; `404` (`INTERNAL_ACCOUNT_NOT_FOUND` or
          *     `EXTERNAL_ACCOUNT_NOT_FOUND`) when an account does not exist or belongs to another customer;
@@ -2593,7 +2670,9 @@ export interface webhooks {
         /**
          * Customer verification status
          * @description Sent when the `kycStatus` of an individual customer or the `kybStatus` of a business customer
-         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change.
+         *     changes to `PENDING`, `APPROVED` or `REJECTED`. `data` is the customer after the change, except
+         *     a business's `businessInfo.taxId`: webhook bodies carry no identity numbers (read the customer
+         *     with `GET /customers/{customerId}` for it).
          *
          *     Delivery: the service sends `POST` with a JSON body to the platform's `webhookEndpoint`. Answer
          *     with any `2xx` status within 15 seconds to acknowledge; the body of the answer is ignored. Any
@@ -2859,8 +2938,8 @@ export interface components {
          */
         PlatformConfig: {
             /**
-             * @description The configuration's id.
-             * @example PlatformConfig:019542f5-b3e7-1d02-0000-000000000010
+             * @description The configuration's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000010
              */
             id: string;
             /**
@@ -2936,12 +3015,14 @@ export interface components {
         };
         /**
          * Error401
-         * @description Authentication failed. Magic-value and signature mismatches carry a `reason`.
+         * @description Authentication failed. Every `401` carries a `reason`: which credential, proof or signature
+         *     failed (missing or wrong Basic credentials or bearer token, a wrong sandbox magic value, a
+         *     failed `Service-Wallet-Signature` or `Request-Id` check).
          */
         Error401: components["schemas"]["Error"] & {
             /**
              * @example 401
-             * @constant
+             * @enum {integer}
              */
             status?: 401;
             /**
@@ -2950,10 +3031,13 @@ export interface components {
              */
             code?: "UNAUTHORIZED" | "INVALID_SIGNATURE" | "REQUEST_ID_MISSING" | "REQUEST_ID_INVALID" | "REQUEST_ID_REUSED";
             /**
-             * @description Why authentication failed, for example `Invalid OTP code` or `Invalid Service-Wallet-Signature`.
+             * @description Why authentication failed, a fixed label per failure: for example `Invalid credentials`,
+             *     `Invalid OTP code` or `Invalid Service-Wallet-Signature` (the labels are listed in the
+             *     Authentication and permissions guide, the Embedded Wallet Auth tag and
+             *     `SignedRetryChallenge`). Always present.
              * @example Invalid OTP code
              */
-            reason?: string;
+            reason: string;
         };
         /**
          * Error403
@@ -2962,7 +3046,7 @@ export interface components {
         Error403: components["schemas"]["Error"] & {
             /**
              * @example 403
-             * @constant
+             * @enum {integer}
              */
             status?: 403;
             /**
@@ -2977,13 +3061,13 @@ export interface components {
          *
          *     | Code | When |
          *     |---|---|
-         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address within 5 minutes) |
-         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` within 5 minutes: every request with that `clientId`, even with the right secret, gets `429` until `Retry-After` has passed |
+         *     | `RATE_LIMITED` | the operation's own rate limit (for example re-issuing an Embedded Wallet challenge, or 10 unknown device codes redeemed from one address, which then gets one attempt back every 30 seconds, or 10 unknown invitation codes looked up by one platform, which then gets one back every 6 minutes) |
+         *     | `TOO_MANY_FAILED_AUTHENTICATIONS` | 10 failed authentications for one `clientId` from one address: that address's requests with that `clientId`, even with the right secret, get `429` until `Retry-After` has passed (one attempt comes back every 30 seconds); other addresses are not affected |
          */
         Error429: components["schemas"]["Error"] & {
             /**
              * @example 429
-             * @constant
+             * @enum {integer}
              */
             status?: 429;
             /**
@@ -2999,7 +3083,7 @@ export interface components {
         Error500: components["schemas"]["Error"] & {
             /**
              * @example 500
-             * @constant
+             * @enum {integer}
              */
             status?: 500;
             /**
@@ -3101,7 +3185,7 @@ export interface components {
         Error400: components["schemas"]["Error"] & {
             /**
              * @example 400
-             * @constant
+             * @enum {integer}
              */
             status?: 400;
             /**
@@ -3119,7 +3203,7 @@ export interface components {
         Error413: components["schemas"]["Error"] & {
             /**
              * @example 413
-             * @constant
+             * @enum {integer}
              */
             status?: 413;
             /**
@@ -3136,7 +3220,7 @@ export interface components {
         Error415: components["schemas"]["Error"] & {
             /**
              * @example 415
-             * @constant
+             * @enum {integer}
              */
             status?: 415;
             /**
@@ -3148,11 +3232,11 @@ export interface components {
         /**
          * ListEnvelope
          * @description Fields shared by every paginated list response. A list response is `allOf` this envelope and an
-         *     object with the `data` array of its items.
+         *     object with the required `data` array of its items, in a stable order (newest first unless the
+         *     operation says otherwise). The envelope does not declare `data` itself: openapi-python-client
+         *     would give every list the item type of the first it merges (`clients/README.md`).
          */
         ListEnvelope: {
-            /** @description The items of this page, in a stable order (newest first unless the operation says otherwise). */
-            data: unknown[];
             /**
              * @description True when more items follow this page.
              * @example false
@@ -3236,7 +3320,7 @@ export interface components {
          */
         TokenListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The tokens of this page, newest first. */
-            data?: components["schemas"]["Token"][];
+            data: components["schemas"]["Token"][];
         };
         /**
          * TokenCreateRequest
@@ -3264,7 +3348,7 @@ export interface components {
         Error409: components["schemas"]["Error"] & {
             /**
              * @example 409
-             * @constant
+             * @enum {integer}
              */
             status?: 409;
             /**
@@ -3280,7 +3364,7 @@ export interface components {
         Error422: components["schemas"]["Error"] & {
             /**
              * @example 422
-             * @constant
+             * @enum {integer}
              */
             status?: 422;
             /**
@@ -3296,7 +3380,7 @@ export interface components {
         Error404: components["schemas"]["Error"] & {
             /**
              * @example 404
-             * @constant
+             * @enum {integer}
              */
             status?: 404;
             /**
@@ -3364,17 +3448,19 @@ export interface components {
         /**
          * KybStatus
          * @description Outcome of the business verification (KYB) of a business customer, driven by `POST /verifications`.
+         *     A business has no `kybStatus` until its first verification reaches an outcome: the field is
+         *     absent from a new business, and stays absent while a verification waits in `RESOLVE_ERRORS`. (The
+         *     product specification gives KYB three values; unlike KYC it has no `UNVERIFIED`.)
          *
          *     | Value | Meaning |
          *     |---|---|
-         *     | `UNVERIFIED` | no verification has reached an outcome yet (a verification waiting in `RESOLVE_ERRORS` changes nothing) |
          *     | `PENDING` | the verification needs a manual review; wait for the outcome |
          *     | `APPROVED` | the business is verified |
          *     | `REJECTED` | the business failed verification |
          *
          *     | From | To | When |
          *     |---|---|---|
-         *     | `UNVERIFIED` | `PENDING`, `APPROVED`, `REJECTED` | a verification created by `POST /verifications` is decided |
+         *     | (absent) | `PENDING`, `APPROVED`, `REJECTED` | the first verification created by `POST /verifications` is decided |
          *     | `PENDING` | `APPROVED`, `REJECTED` | the manual review is decided |
          *     | `APPROVED`, `REJECTED` | `PENDING`, `APPROVED`, `REJECTED` | the business is verified again with a new `POST /verifications` |
          *
@@ -3388,7 +3474,7 @@ export interface components {
          * @example APPROVED
          * @enum {string}
          */
-        KybStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+        KybStatus: "PENDING" | "APPROVED" | "REJECTED";
         /**
          * CustomerBase
          * @description Fields shared by individual and business customers (see `Customer`).
@@ -3532,7 +3618,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3634,7 +3720,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -3663,14 +3749,15 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /**
-             * @description Result of the business verification; changed only by `POST /verifications` and its review.
+             * @description Result of the business verification; set and changed only by `POST /verifications` and
+             *     its review. Absent until the first verification reaches an outcome.
              * @example APPROVED
              */
-            kybStatus: components["schemas"]["KybStatus"];
+            kybStatus?: components["schemas"]["KybStatus"];
             /** @description Registered address of the business. */
             address?: components["schemas"]["Address"];
             /** @description Company data. */
@@ -3694,7 +3781,7 @@ export interface components {
          */
         CustomerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The customers of this page, newest first. */
-            data?: components["schemas"]["Customer"][];
+            data: components["schemas"]["Customer"][];
         };
         /**
          * CustomerCreateRequestBase
@@ -3766,7 +3853,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -3842,7 +3929,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -3872,7 +3959,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description Registered address of the business. */
@@ -3898,7 +3985,7 @@ export interface components {
         Error410: components["schemas"]["Error"] & {
             /**
              * @example 410
-             * @constant
+             * @enum {integer}
              */
             status?: 410;
             /**
@@ -3962,7 +4049,7 @@ export interface components {
             /**
              * @description Always `INDIVIDUAL` for this variant; must match the customer.
              * @example INDIVIDUAL
-             * @constant
+             * @enum {string}
              */
             customerType: "INDIVIDUAL";
             /**
@@ -4033,7 +4120,7 @@ export interface components {
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number of the business (for example a US EIN).
+             * @description Tax identification number of the business (for example a US EIN). Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
@@ -4064,7 +4151,7 @@ export interface components {
             /**
              * @description Always `BUSINESS` for this variant; must match the customer.
              * @example BUSINESS
-             * @constant
+             * @enum {string}
              */
             customerType: "BUSINESS";
             /** @description New registered address of the business. */
@@ -4102,8 +4189,8 @@ export interface components {
         BeneficialOwnerRole: "UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER";
         /**
          * BeneficialOwnerPersonalInfo
-         * @description Identity data of a beneficial owner, as stored. The government `identifier` is write-only and
-         *     never returned.
+         * @description Identity data of a beneficial owner, as stored, with the government `identifier` masked: the
+         *     full number is stored encrypted and never returned.
          */
         BeneficialOwnerPersonalInfo: {
             /**
@@ -4141,10 +4228,12 @@ export interface components {
              */
             idType: components["schemas"]["IdentificationType"];
             /**
-             * @description The government identifier itself (for example the SSN). Write-only; never returned.
-             * @example 987-65-4321
+             * @description The government identifier, masked: `****` followed by its last four characters (`****4321`
+             *     for `987-65-4321`; only `****` when it has four characters or fewer). Enough to tell which
+             *     number is on file; the number itself is never returned.
+             * @example ****4321
              */
-            identifier?: string;
+            identifier: string;
             /**
              * Format: email
              * @description E-mail address.
@@ -4217,7 +4306,7 @@ export interface components {
          */
         BeneficialOwnerListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The beneficial owners of this page, newest first. */
-            data?: components["schemas"]["BeneficialOwner"][];
+            data: components["schemas"]["BeneficialOwner"][];
         };
         /**
          * BeneficialOwnerPersonalInfoCreate
@@ -4448,8 +4537,8 @@ export interface components {
          */
         Document: {
             /**
-             * @description The document's id.
-             * @example Document:019542f5-b3e7-1d02-0000-000000000003
+             * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000003
              */
             id: string;
             /**
@@ -4516,7 +4605,7 @@ export interface components {
          */
         DocumentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The documents of this page, newest first. */
-            data?: components["schemas"]["Document"][];
+            data: components["schemas"]["Document"][];
         };
         /**
          * DocumentUploadRequest
@@ -4666,7 +4755,8 @@ export interface components {
          */
         VerificationError: {
             /**
-             * @description The customer, beneficial owner or document the problem is about.
+             * @description The customer or beneficial owner (their `Customer:` or `BeneficialOwner:` id), or the document
+             *     (its opaque id), the problem is about.
              * @example Customer:019542f5-b3e7-1d02-0000-000000000011
              */
             resourceId: string;
@@ -4701,8 +4791,8 @@ export interface components {
          */
         Verification: {
             /**
-             * @description The verification's id.
-             * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+             * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-000000000004
              */
             id: string;
             /**
@@ -4736,7 +4826,7 @@ export interface components {
          */
         VerificationListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The verifications of this page, newest first. */
-            data?: components["schemas"]["Verification"][];
+            data: components["schemas"]["Verification"][];
         };
         /**
          * VerificationCreateRequest
@@ -4766,7 +4856,8 @@ export interface components {
          * InternalAccountStatus
          * @description Lifecycle of an internal account. Internal accounts are provisioned by the service (for a
          *     customer once its verification is approved, for the platform when it is onboarded); every change
-         *     of status is sent as an `internal-account-status` webhook.
+         *     of status is sent as an `internal-account-status` webhook. Sandbox only: a customer's accounts
+         *     are `ACTIVE` at creation, before any verification, so that flows can be tried at once.
          *
          *     | Value | Meaning | Next |
          *     |---|---|---|
@@ -4999,7 +5090,7 @@ export interface components {
          */
         InternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The internal accounts of this page, newest first. */
-            data?: components["schemas"]["InternalAccount"][];
+            data: components["schemas"]["InternalAccount"][];
         };
         /**
          * InternalAccountUpdateRequest
@@ -5015,24 +5106,36 @@ export interface components {
         /**
          * SignedRetryChallenge
          * @description Returned with `202` by operations that need an Embedded Wallet signature (adding or revoking a
-         *     credential, revoking a session, exporting a wallet, changing its settings). Nothing has changed
-         *     yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
+         *     credential, revoking a session, exporting a wallet, changing its settings, sending a transfer-out
+         *     from it). Nothing has changed yet. Sign `payloadToSign` byte for byte with the signing key of an active session of the wallet
          *     (of a credential of type `type` or any other, unless the operation says otherwise), then repeat
          *     the identical request (same path, same body) with headers `Service-Wallet-Signature` (the
          *     signature) and `Request-Id` (this `requestId`) before `expiresAt`.
          *
-         *     The `requestId` is used up by the signed retry that succeeds; a retry that fails can be corrected
-         *     and sent again until `expiresAt`. A signed retry fails with `401`:
+         *     **A `requestId` is single use: it is spent by the signed retry that succeeds**, in the same
+         *     commit as the operation's effect, so it authorizes exactly one request. A signed retry that fails
+         *     (a `401` below, or an error of the operation itself such as `400 INSUFFICIENT_FUNDS`) changes
+         *     nothing and spends nothing: correct it and send it again until `expiresAt`. Once spent, every
+         *     request that presents the `requestId` answers `401 REQUEST_ID_REUSED`.
          *
-         *     | `code` | `reason` | When |
-         *     |---|---|---|
-         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` |
-         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` |
-         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` |
-         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation, resource or body than the first call |
-         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` already authorized a request |
-         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) |
-         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first |
+         *     The signature headers are checked **first**: after the API credentials and the request's shape,
+         *     before the operation's own rules (a transfer-out or a quote's execution first finds its source, to
+         *     know it is an Embedded Wallet). So a signed retry sent again after it succeeded gets
+         *     `401 REQUEST_ID_REUSED` and never another answer (not `400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`
+         *     for the credential it added, nor `404` for the credential or session it revoked). The resource
+         *     and body the `requestId` was issued for, and the signature, are checked with the operation's own
+         *     rules. A signed retry fails with `401`:
+         *
+         *     | `code` | `reason` | When | Checked |
+         *     |---|---|---|---|
+         *     | `REQUEST_ID_MISSING` | `Missing Request-Id` | `Service-Wallet-Signature` without `Request-Id` | first |
+         *     | `REQUEST_ID_INVALID` | `Unknown or expired Request-Id` | no such `requestId`, or past `expiresAt` | first |
+         *     | `REQUEST_ID_REUSED` | `Request-Id already used` | the `requestId` was spent by a signed retry that succeeded | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another operation than the first call | first |
+         *     | `UNAUTHORIZED` | `Missing Service-Wallet-Signature` | `Request-Id` without `Service-Wallet-Signature` | first |
+         *     | `REQUEST_ID_INVALID` | `Request-Id issued for another request` | another resource or body than the first call | with the signature |
+         *     | `UNAUTHORIZED` | `Invalid Service-Wallet-Signature` | the signature is not one of an active session (sandbox: anything but `sandbox-valid-signature`) | with the signature |
+         *     | `UNAUTHORIZED` | `No active session` | the wallet has no active session that may sign: verify a credential first | with the signature |
          *
          *     Expired and revoked sessions sign nothing. The retry may reach any of the service's servers.
          */
@@ -5045,12 +5148,12 @@ export interface components {
             type: "PASSKEY" | "OAUTH" | "EMAIL_OTP";
             /**
              * @description The exact string to sign.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-00000000000a","operation":"createAuthCredential","bodySha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
              */
             payloadToSign: string;
             /**
-             * @description Single-use id of this challenge; send it back as the `Request-Id` header.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+             * @description Id of this challenge, an opaque string, spent by the signed retry that succeeds; send it back as the `Request-Id` header.
+             * @example 019542f5-b3e7-1d02-0000-00000000000a
              */
             requestId: string;
             /**
@@ -5100,11 +5203,49 @@ export interface components {
          *     | `PENDING` | Registered; the service is still checking it. It cannot be used for transfers yet. | `ACTIVE`, `UNDER_REVIEW`, `INACTIVE` |
          *     | `ACTIVE` | Usable as a source or destination of payments. | `UNDER_REVIEW`, `INACTIVE` |
          *     | `UNDER_REVIEW` | Held for a manual compliance review; it cannot be used meanwhile. | `ACTIVE`, `INACTIVE` |
-         *     | `INACTIVE` | Deleted by the platform or rejected by review. Hidden from lists, still readable by id, never usable again. | (final) |
+         *     | `INACTIVE` | Deleted by the platform or rejected by review. Left out of lists unless `status=INACTIVE` is asked for, still readable by id, never usable again. | (final) |
          * @example ACTIVE
          * @enum {string}
          */
         ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE";
+        /**
+         * BeneficiaryAddress
+         * @description The postal address of an account's beneficiary, with whatever parts are known. Unlike the
+         *     addresses of customers and beneficial owners, no part is required: the product specification
+         *     marks `line1`, `postalCode` and `country` required for beneficial owners only.
+         * @example {
+         *       "city": "Dubai",
+         *       "country": "AE"
+         *     }
+         */
+        BeneficiaryAddress: {
+            /**
+             * @description Street address, first line.
+             * @example 350 Mission Street
+             */
+            line1?: string;
+            /**
+             * @description Street address, second line.
+             * @example Floor 12
+             */
+            line2?: string;
+            /**
+             * @description City or locality.
+             * @example San Francisco
+             */
+            city?: string;
+            /**
+             * @description State, province or region.
+             * @example CA
+             */
+            state?: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 94105
+             */
+            postalCode?: string;
+            country?: components["schemas"]["CountryCode"];
+        };
         /**
          * IndividualBeneficiary
          * @description A person who holds the external account.
@@ -5141,8 +5282,8 @@ export interface components {
              * @example +14155550123
              */
             phoneNumber?: string;
-            /** @description Postal address. */
-            address?: components["schemas"]["Address"];
+            /** @description Postal address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * BusinessBeneficiary
@@ -5155,26 +5296,29 @@ export interface components {
              */
             beneficiaryType: "BUSINESS";
             /**
-             * @description Registered legal name, as the bank knows it. Compared with the bank's records (see `beneficiaryVerificationStatus`).
+             * @description The company's registered legal name, as the bank knows it. Compared with the bank's records
+             *     (see `beneficiaryVerificationStatus`). Named `fullName` for every beneficiary, as the product
+             *     specification names it.
              * @example Acme Corp
              */
-            legalName: string;
+            fullName: string;
             /**
              * @description Company registration number.
              * @example 5678901234
              */
             registrationNumber?: string;
             /**
-             * @description Tax identification number.
+             * @description Tax identification number. Stored encrypted, like every identity number.
              * @example 12-3456789
              */
             taxId?: string;
-            /** @description Registered address. */
-            address?: components["schemas"]["Address"];
+            /** @description Registered address, with whatever parts are known. */
+            address?: components["schemas"]["BeneficiaryAddress"];
         };
         /**
          * Beneficiary
-         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`).
+         * @description The holder of a bank account, a person (`INDIVIDUAL`) or a company (`BUSINESS`). Only
+         *     `beneficiaryType` and `fullName` are required, for both; the rest is sent when known.
          */
         Beneficiary: components["schemas"]["IndividualBeneficiary"] | components["schemas"]["BusinessBeneficiary"];
         /**
@@ -5283,7 +5427,9 @@ export interface components {
         };
         /**
          * AedAccountInfo
-         * @description A bank account in the United Arab Emirates.
+         * @description A bank account in the United Arab Emirates: its `iban`, and the bank's `swiftCode` when known.
+         *     A `beneficiary` is optional here (the product specification lists only `iban` and `swiftCode`);
+         *     without one there is no name check, so the account has no `beneficiaryVerificationStatus`.
          */
         AedAccountInfo: {
             /**
@@ -5301,7 +5447,8 @@ export interface components {
              * @example EBILAEAD
              */
             swiftCode?: string;
-            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description The holder of the account, when known; its name is then checked against the bank's records. */
+            beneficiary?: components["schemas"]["Beneficiary"];
         };
         /**
          * SparkWalletInfo
@@ -5352,13 +5499,15 @@ export interface components {
          *     | `107` | `CHECKED_BY_RECEIVING_FI` |
          *     | any other | `MATCHED`, with the beneficiary's name in `beneficiaryVerifiedData` |
          *
-         *     Wallets have no beneficiary, so apart from `105` they get no name check result.
+         *     Wallets have no beneficiary, nor has an `AED_ACCOUNT` registered without one, so apart from
+         *     `105` they get no name check result.
          */
         ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         /**
          * BeneficiaryVerificationStatus
          * @description Result of comparing the beneficiary name given for a bank account with the name of the account
-         *     holder known to the payment rail. Set when the account is created; absent for wallets.
+         *     holder known to the payment rail. Set when the account is created; absent for wallets and for
+         *     an `AED_ACCOUNT` registered without a `beneficiary` (no name to compare).
          *
          *     | Value | Meaning |
          *     |---|---|
@@ -5443,7 +5592,7 @@ export interface components {
          */
         ExternalAccountListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The external accounts of this page, newest first. */
-            data?: components["schemas"]["ExternalAccount"][];
+            data: components["schemas"]["ExternalAccount"][];
         };
         /**
          * ExternalAccountCreateRequest
@@ -5722,8 +5871,9 @@ export interface components {
          *     `totalReceivingAmount = delivered`. With `RECEIVING`, `totalReceivingAmount` is the locked amount
          *     and `totalSendingAmount` is the least amount whose `delivered` reaches it: one smallest unit less
          *     would deliver less, and the part of the last unit beyond the locked amount is not delivered.
-         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount`, rounded half up to
-         *     8 significant digits. A quote whose fees leave nothing to deliver, or one of whose amounts would
+         *     `exchangeRate` is `(totalSendingAmount − feesIncluded) / totalReceivingAmount` with both sides in
+         *     whole units (each divided by `10^decimals` of its currency), rounded half up to 8 significant
+         *     digits: sending-currency units per receiving-currency unit. A quote whose fees leave nothing to deliver, or one of whose amounts would
          *     exceed 9000000000000000, is refused with `400 INVALID_AMOUNT`.
          *
          *     The sandbox's own fees are 1% of the amount sent plus the value of 0.50 USD in the sending
@@ -5841,7 +5991,7 @@ export interface components {
              */
             fees?: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest units (as `Quote.exchangeRate`); 1 without conversion.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each currency (as `Quote.exchangeRate`); 1 without conversion.
              * @example 0.054
              */
             exchangeRate?: number;
@@ -6035,9 +6185,10 @@ export interface components {
             /** @description The currency. */
             currency: components["schemas"]["Currency"];
             /**
-             * @description Indicative rate for comparison: units of this currency per one US dollar (`1` for USD). It
-             *     is not a promise; only a quote locks a rate, and quotes state it the other way round
-             *     (`Quote.exchangeRate` is sending units per receiving unit).
+             * @description Indicative rate for comparison: whole units of this currency per one US dollar (`1` for USD,
+             *     `18.52` for MXN, `0.0000105` for BTC), whatever the sender's currency. It is not a promise;
+             *     only a quote locks a rate, and quotes state it the other way round (`Quote.exchangeRate` is
+             *     sending-currency units per receiving-currency unit).
              * @example 18.52
              */
             estimatedExchangeRate: number;
@@ -6077,7 +6228,7 @@ export interface components {
         PayerDataFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER";
         /**
          * PayerDataField
-         * @description A piece of information about the sender that the receiver asks for.
+         * @description A piece of information about the sender that the receiver asks for; a quote must carry every one listed.
          * @example {
          *       "name": "FULL_NAME",
          *       "mandatory": true
@@ -6090,7 +6241,9 @@ export interface components {
              */
             name: components["schemas"]["PayerDataFieldName"];
             /**
-             * @description True when a quote to this receiver is refused (`400 MISSING_PAYER_DATA`) unless `senderCustomerInfo` contains this field.
+             * @description True when the receiver's institution needs the field by regulation, false when it only asks
+             *     for it. Either way a quote to this receiver must carry the field in `senderCustomerInfo`
+             *     (`400 MISSING_PAYER_DATA` otherwise): every listed field is required.
              * @example true
              */
             mandatory: boolean;
@@ -6320,9 +6473,9 @@ export interface components {
              */
             purposeOfPayment?: components["schemas"]["PurposeOfPayment"];
             /**
-             * @description Information about the sender, keyed by field name. It must contain every entry of the
-             *     lookup's `requiredPayerDataFields` that is `mandatory`, otherwise `400 MISSING_PAYER_DATA`
-             *     (with the missing names in `details.missingFields`).
+             * @description Information about the sender, keyed by field name. It must contain every field the lookup
+             *     listed in `requiredPayerDataFields`, `mandatory` or not, as the product specification requires;
+             *     otherwise `400 MISSING_PAYER_DATA` (with the missing names in `details.missingFields`).
              */
             senderCustomerInfo?: components["schemas"]["PayerDataValues"];
         };
@@ -6406,10 +6559,11 @@ export interface components {
              */
             totalReceivingAmount: number;
             /**
-             * @description Sending-currency units per receiving-currency unit, fees excluded, counted in smallest units:
-             *     `(totalSendingAmount - feesIncluded) / totalReceivingAmount`, rounded half up to 8
-             *     significant digits (see `RateDetails`). For currencies with the same `decimals` this is the
-             *     usual rate (1.087 USD per EUR).
+             * @description Sending-currency units per receiving-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units), as the product specification defines it:
+             *     `((totalSendingAmount - feesIncluded) / 10^sendingCurrency.decimals) / (totalReceivingAmount /
+             *     10^receivingCurrency.decimals)`, rounded half up to 8 significant digits (see `RateDetails`):
+             *     1.087 USD per EUR, about 95000 USD per BTC, 0.0000105 BTC per USD.
              * @example 0.054
              */
             exchangeRate: number;
@@ -6441,7 +6595,7 @@ export interface components {
              *     sign with the signing key of an active session of the wallet. Send the signature as header
              *     `Service-Wallet-Signature` on `POST /quotes/{quoteId}/execute` (and, optionally, the
              *     `requestId` it names as `Request-Id`), before `expiresAt`.
-             * @example {"requestId":"Request:019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
+             * @example {"requestId":"019542f5-b3e7-1d02-0000-000000000028","operation":"executeQuote","accountId":"InternalAccount:019542f5-b3e7-1d02-0000-000000000025","quoteId":"Quote:019542f5-b3e7-1d02-0000-000000000027","totalSendingAmount":81617,"sendingCurrency":"BTC"}
              */
             payloadToSign?: string;
             /** @description Information about the receiver given by the destination, for example its verified `FULL_NAME`. */
@@ -6477,7 +6631,7 @@ export interface components {
          */
         TransactionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The transactions of this page, in the requested `sortOrder` (newest first by default). */
-            data?: components["schemas"]["Transaction"][];
+            data: components["schemas"]["Transaction"][];
         };
         /**
          * TransactionApproveRequest
@@ -6578,9 +6732,10 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
-             * @description Source-currency units per destination-currency unit, fees excluded, counted in smallest
-             *     units: the inverse of the conversion multiplier, rounded half up to 8 significant digits. A
-             *     quote made in the same 5-minute window converts at this rate.
+             * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each
+             *     currency (not smallest units): the inverse of the conversion multiplier times
+             *     10^(destination decimals − source decimals), rounded half up to 8 significant digits (about
+             *     95000 USD per BTC). A quote made in the same 5-minute window converts at this rate.
              * @example 0.054
              */
             exchangeRate: number;
@@ -6600,7 +6755,7 @@ export interface components {
          */
         ExchangeRateListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The rates of this page, by source currency, destination currency and rail. */
-            data?: components["schemas"]["ExchangeRate"][];
+            data: components["schemas"]["ExchangeRate"][];
         };
         /**
          * Discovery
@@ -6641,7 +6796,7 @@ export interface components {
          */
         DiscoveryListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The banks of this page, by country, currency and bank name. */
-            data?: components["schemas"]["Discovery"][];
+            data: components["schemas"]["Discovery"][];
         };
         /**
          * InvitationAmountToSend
@@ -6708,7 +6863,10 @@ export interface components {
          */
         Invitation: {
             /**
-             * @description The invitation's code, unique; it identifies the invitation in paths.
+             * @description The invitation's code, unique and random; it identifies the invitation in paths. Whoever has
+             *     it can read and claim the invitation, so treat the link as a secret, and set `expiresAt`.
+             *     Guessing codes is slowed per platform: after 10 unknown codes, a platform gets one attempt
+             *     back every 6 minutes (`429 RATE_LIMITED`).
              * @example 019542f5
              */
             code: string;
@@ -6796,10 +6954,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The Embedded Wallet the credential belongs to: the id of its `EMBEDDED_WALLET` internal
-             *     account. Answers always use the `InternalAccount:` form; requests may also name the wallet
-             *     `EmbeddedWallet:<uuid>` (the same uuid).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the credential belongs to, as `EmbeddedWallet:<uuid>`: the uuid of its
+             *     `EMBEDDED_WALLET` internal account (`InternalAccount:<uuid>`). Answers always use the
+             *     `EmbeddedWallet:` form; requests may name the wallet either way.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -6842,10 +7000,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6866,10 +7024,10 @@ export interface components {
              */
             type: "OAUTH";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -6945,10 +7103,10 @@ export interface components {
              */
             type: "PASSKEY";
             /**
-             * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
-             *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet; answers use the
-             *     `InternalAccount:` form).
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet, as `EmbeddedWallet:<uuid>` or as the `InternalAccount:<uuid>` id of its
+             *     `EMBEDDED_WALLET` internal account (the same uuid, the same wallet); answers name it
+             *     `EmbeddedWallet:<uuid>` (`AuthMethod.accountId`).
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             /**
@@ -7006,8 +7164,8 @@ export interface components {
              */
             challenge: string;
             /**
-             * @description Single-use id of this challenge; send it as the `Request-Id` header of `/verify`.
-             * @example Request:019542f5-b3e7-1d02-0000-00000000001b
+             * @description Id of this challenge, an opaque string, spent by the verification that succeeds; send it as the `Request-Id` header of `/verify`.
+             * @example 019542f5-b3e7-1d02-0000-00000000001b
              */
             requestId: string;
             /**
@@ -7026,7 +7184,7 @@ export interface components {
             /**
              * @description The credential type.
              * @example EMAIL_OTP
-             * @constant
+             * @enum {string}
              */
             type: "EMAIL_OTP";
         } & {
@@ -7052,7 +7210,10 @@ export interface components {
              */
             type: "EMAIL_OTP";
             /**
-             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`.
+             * @description The six-digit code from the e-mail. In the sandbox the code is `000000`. Its shape is part of
+             *     the contract, as the specification defines the code: a value that is not six digits is
+             *     `400 INVALID_INPUT`; six digits that are not the code give `401 UNAUTHORIZED` with reason
+             *     `Invalid OTP code`.
              * @example 000000
              */
             otp: string;
@@ -7075,7 +7236,9 @@ export interface components {
             /**
              * @description An OIDC ID token (a JWT) of the identity registered with the credential, issued at most 60
              *     seconds before the request; its signature is checked against the issuer's keys. In the sandbox
-             *     the value is `sandbox-valid-oidc-token`.
+             *     the value is `sandbox-valid-oidc-token`. The token is a proof, checked as one whatever its
+             *     shape: any other value (not a JWT included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid OIDC token`; only a value over 8192 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-oidc-token
              */
             oidcToken: string;
@@ -7107,7 +7270,10 @@ export interface components {
              */
             authenticatorData: string;
             /**
-             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is `sandbox-valid-passkey-signature`.
+             * @description The assertion signature (`response.signature`), base64url. In the sandbox the value is
+             *     `sandbox-valid-passkey-signature`. The signature is a proof, checked as one whatever its
+             *     shape: any other value (not base64url included) gives `401 UNAUTHORIZED` with reason
+             *     `Invalid passkey signature`; only a value over 1024 characters is `400 INVALID_INPUT`.
              * @example sandbox-valid-passkey-signature
              */
             signature: string;
@@ -7144,8 +7310,8 @@ export interface components {
          */
         AuthSession: {
             /**
-             * @description The session's id.
-             * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+             * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+             * @example 019542f5-b3e7-1d02-0000-00000000000b
              */
             id: string;
             /**
@@ -7154,8 +7320,9 @@ export interface components {
              */
             credentialId: string;
             /**
-             * @description The Embedded Wallet internal account the session acts for.
-             * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+             * @description The Embedded Wallet the session acts for, as `EmbeddedWallet:<uuid>` like the `accountId` of
+             *     its credential (`AuthMethod`); the uuid is that of the wallet's `InternalAccount:` id.
+             * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
              */
             accountId: string;
             type: components["schemas"]["AuthMethodType"];
@@ -7193,11 +7360,11 @@ export interface components {
         };
         /**
          * AuthSessionListResponse
-         * @description The active sessions of one Embedded Wallet, newest first, at most the 100 newest. Not paginated,
-         *     so the body is only `data`. Items never carry `encryptedSessionSigningKey`.
+         * @description A page of the active sessions of one Embedded Wallet, newest first. Items never carry
+         *     `encryptedSessionSigningKey`.
          */
-        AuthSessionListResponse: {
-            /** @description The active sessions, newest first. */
+        AuthSessionListResponse: components["schemas"]["ListEnvelope"] & {
+            /** @description The active sessions of this page, newest first. */
             data: components["schemas"]["AuthSession"][];
         };
         /**
@@ -7205,13 +7372,16 @@ export interface components {
          * @description A permission in an agent's policy. Each agent operation names the one it needs in
          *     `x-agent-permission`; operations marked `ANY` need none beyond a connected, unpaused agent.
          *
-         *     | Value | Allows the agent to |
-         *     |---|---|
-         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer |
-         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions |
-         *     | `CREATE_QUOTES` | create quotes from its customer's accounts |
-         *     | `EXECUTE_QUOTES` | submit quote executions |
-         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts |
+         *     | Value | Allows the agent to | The API token that grants it must hold |
+         *     |---|---|---|
+         *     | `VIEW_TRANSACTIONS` | list and read the transactions of its customer | `VIEW` |
+         *     | `CREATE_TRANSFERS` | submit transfer-in and transfer-out actions | `TRANSACT` |
+         *     | `CREATE_QUOTES` | create quotes from its customer's accounts | `TRANSACT` |
+         *     | `EXECUTE_QUOTES` | submit quote executions | `TRANSACT` |
+         *     | `MANAGE_EXTERNAL_ACCOUNTS` | list and register its customer's external accounts | `MANAGE` |
+         *
+         *     The last column is the rule of `AgentPolicy`: a policy never gives an agent more than the token
+         *     that writes it holds.
          * @example CREATE_QUOTES
          * @enum {string}
          */
@@ -7318,6 +7488,14 @@ export interface components {
          *     request: a missing permission answers `403 AGENT_PERMISSION_DENIED`, a breached spending limit or
          *     account restriction `403 AGENT_POLICY_VIOLATION`; otherwise a money-moving action is `APPROVED`
          *     at once (`AUTO`, amount not above `approvalThresholds`) or waits in `PENDING_APPROVAL`.
+         *
+         *     A policy never gives an agent more than the API token that writes it holds. What a policy gives,
+         *     in token permissions, is `VIEW` (every agent reads its customer's accounts, and its own quotes
+         *     and actions) and, for each of its `permissions`, the token permission `AgentPermission` lists:
+         *     `TRANSACT` for the money-moving ones. Creating the agent, changing its policy, issuing it a
+         *     device code and resuming it after a pause need every one of them, besides the operation's own
+         *     permission; a token without answers `403 FORBIDDEN` and nothing changes. `x-token-permissions`
+         *     states the same for tools.
          * @example {
          *       "permissions": [
          *         "VIEW_TRANSACTIONS",
@@ -7458,7 +7636,7 @@ export interface components {
          */
         AgentListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The agents of this page, newest first. */
-            data?: components["schemas"]["Agent"][];
+            data: components["schemas"]["Agent"][];
         };
         /**
          * AgentCreateRequest
@@ -7743,7 +7921,7 @@ export interface components {
          */
         AgentActionListResponse: components["schemas"]["ListEnvelope"] & {
             /** @description The actions of this page, newest first. */
-            data?: components["schemas"]["AgentAction"][];
+            data: components["schemas"]["AgentAction"][];
         };
         /**
          * AgentActionRejectRequest
@@ -7885,8 +8063,8 @@ export interface components {
         WebhookEvent: {
             /**
              * @description The event's id, equal to the `Webhook-Id` header. It is the same on every retry of the event;
-             *     use it to process each event once.
-             * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+             *     use it to process each event once. An opaque string (see Conventions).
+             * @example 019542f5-b3e7-1d02-0000-000000000e01
              */
             id: string;
             type: components["schemas"]["WebhookEventType"];
@@ -8056,8 +8234,9 @@ export interface components {
         };
         /**
          * @description Too many requests; retry after `Retry-After` seconds. Every operation answers
-         *     `TOO_MANY_FAILED_AUTHENTICATIONS` after 10 failed authentications of one `clientId` within 5
-         *     minutes (even to the right secret); `RATE_LIMITED` only where the operation states a limit of its own.
+         *     `TOO_MANY_FAILED_AUTHENTICATIONS` to an address that sent 10 failed authentications of one
+         *     `clientId` (even to the right secret, for at most 30 seconds at a time; other addresses are not
+         *     affected); `RATE_LIMITED` only where the operation states a limit of its own.
          */
         TooManyRequests: {
             headers: {
@@ -8201,12 +8380,17 @@ export interface components {
         Cursor: string;
         /**
          * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-         *     scoped to the API credential and the operation and kept for 24 hours:
+         *     scoped to the API credential and the operation (the same key sent to another operation is a
+         *     separate key) and kept for 24 hours:
          *     - the same key with the same request returns the stored status and body of the first request
          *       (with header `Idempotent-Replayed: true`), without doing the work again;
-         *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+         *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
          *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+         *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+         *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+         *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+         *       signature headers are not part of the request, so the signed retry's answer is stored and
+         *       replayed for either.
          * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
          */
         IdempotencyKey: string;
@@ -8236,13 +8420,13 @@ export interface components {
          */
         BeneficialOwnerId: string;
         /**
-         * @description The document's id.
-         * @example Document:019542f5-b3e7-1d02-0000-000000000003
+         * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000003
          */
         DocumentId: string;
         /**
-         * @description The verification's id.
-         * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+         * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-000000000004
          */
         VerificationId: string;
         /**
@@ -8259,10 +8443,19 @@ export interface components {
          */
         ServiceWalletSignature: string;
         /**
-         * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-         * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+         * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+         *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+         *     the request that succeeds with it; checked before anything else, so a spent one answers
+         *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+         * @example 019542f5-b3e7-1d02-0000-00000000000a
          */
         RequestId: string;
+        /**
+         * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+         *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+         * @example INACTIVE
+         */
+        ExternalAccountStatusFilter: components["schemas"]["ExternalAccountStatus"];
         /**
          * @description The external account's id.
          * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
@@ -8289,8 +8482,8 @@ export interface components {
          */
         CredentialId: string;
         /**
-         * @description The session's id.
-         * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+         * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+         * @example 019542f5-b3e7-1d02-0000-00000000000b
          */
         SessionId: string;
         /**
@@ -8306,7 +8499,7 @@ export interface components {
         /**
          * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
          *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-         * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+         * @example 019542f5-b3e7-1d02-0000-000000000e01
          */
         WebhookId: string;
         /**
@@ -8415,6 +8608,7 @@ export type SchemaSignedRetryChallenge = components['schemas']['SignedRetryChall
 export type SchemaInternalAccountExportRequest = components['schemas']['InternalAccountExportRequest'];
 export type SchemaInternalAccountExportResponse = components['schemas']['InternalAccountExportResponse'];
 export type SchemaExternalAccountStatus = components['schemas']['ExternalAccountStatus'];
+export type SchemaBeneficiaryAddress = components['schemas']['BeneficiaryAddress'];
 export type SchemaIndividualBeneficiary = components['schemas']['IndividualBeneficiary'];
 export type SchemaBusinessBeneficiary = components['schemas']['BusinessBeneficiary'];
 export type SchemaBeneficiary = components['schemas']['Beneficiary'];
@@ -8574,6 +8768,7 @@ export type ParameterVerificationId = components['parameters']['VerificationId']
 export type ParameterInternalAccountId = components['parameters']['InternalAccountId'];
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
+export type ParameterExternalAccountStatusFilter = components['parameters']['ExternalAccountStatusFilter'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
@@ -8713,12 +8908,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8848,7 +9048,7 @@ export interface operations {
                  */
                 kycStatus?: components["schemas"]["KycStatus"];
                 /**
-                 * @description Only business customers with this KYB status.
+                 * @description Only business customers with this KYB status (a business not verified yet has none).
                  * @example PENDING
                  */
                 kybStatus?: components["schemas"]["KybStatus"];
@@ -8916,12 +9116,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9115,12 +9320,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9274,12 +9484,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9321,8 +9536,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9353,8 +9568,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9392,8 +9607,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The document's id.
-                 * @example Document:019542f5-b3e7-1d02-0000-000000000003
+                 * @description The document's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000003
                  */
                 documentId: components["parameters"]["DocumentId"];
             };
@@ -9470,12 +9685,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9517,8 +9737,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The verification's id.
-                 * @example Verification:019542f5-b3e7-1d02-0000-000000000004
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
                  */
                 verificationId: components["parameters"]["VerificationId"];
             };
@@ -9685,8 +9905,11 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9746,8 +9969,11 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9809,6 +10035,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -9847,12 +10079,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9967,6 +10204,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -10005,12 +10248,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10120,12 +10368,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10167,15 +10420,35 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Signature over the `payloadToSign` of a `202` signed-retry challenge, made with the session
+                 *     signing key of an Embedded Wallet credential. Sent together with `Request-Id` when repeating the
+                 *     identical request. In the sandbox the value `sandbox-valid-signature` is accepted.
+                 * @example sandbox-valid-signature
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
             cookie?: never;
@@ -10194,6 +10467,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /**
+             * @description The source is an `EMBEDDED_WALLET`: sign `payloadToSign` with a session of the wallet and
+             *     send the identical request again with `Service-Wallet-Signature` and `Request-Id`. Nothing
+             *     was recorded or debited.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRetryChallenge"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10296,12 +10582,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10375,12 +10666,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10392,8 +10688,11 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -10565,12 +10864,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10618,12 +10922,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10671,12 +10980,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10824,12 +11138,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10971,7 +11290,7 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
             };
@@ -11004,12 +11323,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11021,8 +11345,11 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11077,8 +11404,11 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11160,8 +11490,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -11205,9 +11538,19 @@ export interface operations {
                 /**
                  * @description The Embedded Wallet: the id of its `EMBEDDED_WALLET` internal account, as
                  *     `InternalAccount:<uuid>` or `EmbeddedWallet:<uuid>` (the same wallet).
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000025
                  */
                 accountId: string;
+                /**
+                 * @description Maximum number of items to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `nextCursor` of the previous page. Cursors are opaque and only valid with the same filters.
+                 * @example eyJjIjoiMjAyNS0xMC0xM1QxMjowMDowMC4wMDBaIiwiaSI6IkN1c3RvbWVyOjAxOTU0MmY1In0
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -11244,15 +11587,18 @@ export interface operations {
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
                 /**
-                 * @description The `requestId` of the `202` challenge (or of a passkey challenge) this request answers. Single use.
-                 * @example Request:019542f5-b3e7-1d02-0000-00000000000a
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
-                 * @description The session's id.
-                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-00000000000b
                  */
                 sessionId: components["parameters"]["SessionId"];
             };
@@ -11361,12 +11707,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11546,12 +11897,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11712,12 +12068,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11764,12 +12125,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11893,6 +12259,12 @@ export interface operations {
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
                 /**
+                 * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
+                 *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
+                 * @example INACTIVE
+                 */
+                status?: components["parameters"]["ExternalAccountStatusFilter"];
+                /**
                  * @description Maximum number of items to return, 1 to 100.
                  * @example 20
                  */
@@ -11930,12 +12302,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11974,12 +12351,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12051,12 +12433,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12067,6 +12454,14 @@ export interface operations {
                  * @example sandbox-valid-signature
                  */
                 "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+                /**
+                 * @description The `requestId` of the `202` challenge (or of a passkey challenge, or of a wallet quote's
+                 *     `payloadToSign`) this request answers, as it was given (an opaque string). Single use: spent by
+                 *     the request that succeeds with it; checked before anything else, so a spent one answers
+                 *     `401 REQUEST_ID_REUSED` (see `SignedRetryChallenge`).
+                 * @example 019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
                 /**
@@ -12104,12 +12499,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12150,12 +12550,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12353,12 +12758,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12407,12 +12817,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12454,12 +12869,17 @@ export interface operations {
             header?: {
                 /**
                  * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
-                 *     scoped to the API credential and the operation and kept for 24 hours:
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
                  *     - the same key with the same request returns the stored status and body of the first request
                  *       (with header `Idempotent-Replayed: true`), without doing the work again;
-                 *     - the same key with a different body, path or method returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
                  *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
-                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key.
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
                  * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12527,7 +12947,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12563,7 +12983,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12599,7 +13019,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12635,7 +13055,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12671,7 +13091,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12707,7 +13127,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12743,7 +13163,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12779,7 +13199,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**
@@ -12815,7 +13235,7 @@ export interface operations {
                 /**
                  * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-                 * @example Event:019542f5-b3e7-1d02-0000-000000000e01
+                 * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
                 "Webhook-Id": components["parameters"]["WebhookId"];
                 /**

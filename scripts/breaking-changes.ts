@@ -7,6 +7,11 @@
 // - A new `info.version` (a new dated API version): breaking changes against the newest baseline
 //   are listed and allowed; the new version's baseline is added at release (`npm run release:baseline`).
 //
+// A break within a released version is allowed only as a fix of a contradiction with the product
+// specification, listed with its reason in releases/<version>/fixes.yaml (and described in
+// CHANGELOG.md): the change is then reported as excused. An entry that matches no change fails the
+// gate, so the list never outlives what it excuses.
+//
 // One refinement of the tool's verdict: an operation's security requirement that gains the roles its
 // baseline already named in `x-permission` (basicAuth) or `x-agent-permission` (bearerAuth) only
 // restates the access the server already enforced, so it is not breaking. So is a change of the
@@ -15,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 type Json = Record<string, unknown>;
 
@@ -90,6 +96,76 @@ function securityRestatement(changePath: string, base: Json, current: Json): str
   return restated.size > 0 ? `restates the permission the baseline declared (${[...restated].join(', ')})` : 'no new role';
 }
 
+/** A node with its `$ref` followed: a `$ref` object, or a discriminator mapping's value (a reference as a plain string). */
+function deref(doc: Json, node: unknown): unknown {
+  const refOf = (n: unknown): string | undefined =>
+    typeof n === 'string' ? n : n !== null && typeof n === 'object' && typeof (n as Json).$ref === 'string' ? ((n as Json).$ref as string) : undefined;
+  for (let hops = 0, ref = refOf(node); hops < 20 && ref?.startsWith('#/'); hops++, ref = refOf(node)) node = at(doc, segments(ref));
+  return node;
+}
+
+/** The node at a diff path, following the `$ref`s the path passes through (redocly diff's paths walk into them). */
+function resolvedAt(doc: Json, path: string[]): unknown {
+  return deref(
+    doc,
+    path.reduce<unknown>((node, key) => {
+      const here = deref(doc, node);
+      return here !== null && typeof here === 'object' ? (here as Json)[key] : undefined;
+    }, doc),
+  );
+}
+
+/**
+ * Why a `const` reported removed is no break: the same place now has a one-value `enum` of the same
+ * value, the same constraint in other words (openapi-python-client cannot merge a `const` with the
+ * type an `allOf` base gives the property, so the spec says `enum: [401]`; see clients/README.md).
+ */
+function constRestatedAsEnum(changePath: string, base: Json, current: Json): string | undefined {
+  const path = segments(changePath);
+  const before = resolvedAt(base, path) as Json | undefined;
+  const after = resolvedAt(current, path) as Json | undefined;
+  if (before?.const === undefined || after === undefined || after.const !== undefined) return undefined;
+  const values = after.enum;
+  return Array.isArray(values) && values.length === 1 && JSON.stringify(values[0]) === JSON.stringify(before.const)
+    ? `\`const: ${JSON.stringify(before.const)}\` restated as a one-value enum`
+    : undefined;
+}
+
+/** A schema's constraints: without its annotations, and without an `items: {}` that allows anything. */
+function constraints(schema: Json): Json {
+  const { description: _d, title: _t, example: _e, examples: _es, ...rest } = schema;
+  if (rest.items !== null && typeof rest.items === 'object' && Object.keys(rest.items as Json).length === 0) delete rest.items;
+  return rest;
+}
+
+/**
+ * Why a property, or its being required, that left one member of an `allOf` is no break: another
+ * member of the same `allOf` still declares it with every constraint it had (or requires it), so
+ * the composed schema is unchanged. (ListEnvelope's `data` moved into each list's own member.)
+ */
+function movedWithinAllOf(change: Change, base: Json, current: Json): string | undefined {
+  const path = segments(change.path);
+  const member = change.ruleIds.includes('property-removed') ? path.length - 3 : path.length - 1;
+  if (path[member - 1] !== 'allOf' || !/^\d+$/.test(path[member] ?? '')) return undefined;
+  const members = resolvedAt(current, path.slice(0, member)) as unknown[] | undefined;
+  if (!Array.isArray(members)) return undefined;
+  const siblings = members.filter((_, index) => String(index) !== path[member]).map((m) => deref(current, m) as Json | undefined);
+  if (change.ruleIds.every((id) => id === 'property-removed') && path[path.length - 2] === 'properties') {
+    const name = path[path.length - 1]!;
+    const removed = resolvedAt(base, path) as Json | undefined;
+    if (removed === undefined) return undefined;
+    const kept = siblings.map((s) => (s?.properties as Json | undefined)?.[name] as Json | undefined).find((p) => p !== undefined);
+    const keeps = kept !== undefined && Object.entries(constraints(removed)).every(([key, value]) => JSON.stringify(kept[key]) === JSON.stringify(value));
+    return keeps ? `\`${name}\` is still declared, with its constraints, by another member of the same allOf` : undefined;
+  }
+  if (change.ruleIds.every((id) => id === 'required-properties-removed') && Array.isArray(change.base) && Array.isArray(change.revision)) {
+    const names = (change.base as string[]).filter((name) => !(change.revision as string[]).includes(name));
+    const stillRequired = names.every((name) => siblings.some((s) => Array.isArray(s?.required) && (s.required as string[]).includes(name)));
+    return names.length > 0 && stillRequired ? `${names.map((n) => `\`${n}\``).join(', ')} still required by another member of the same allOf` : undefined;
+  }
+  return undefined;
+}
+
 /** Whether a change's location is something clients receive: a response, or a webhook's request body. */
 function receivedByClients(path: string): boolean {
   const where = segments(path);
@@ -126,6 +202,15 @@ export function diffBundles(base: Json, current: Json): Change[] {
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'enum-values-added') && receivedByClients(c.path)) {
         change.excused = 'a value added to an enum clients receive, which a version may do';
       }
+      // A request reports the same change as enum values removed (the const's type, the base's enum, had more).
+      if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed' || id === 'enum-values-removed')) {
+        const excused = constRestatedAsEnum(c.path, base, current);
+        if (excused) change.excused = excused;
+      }
+      if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && ['property-removed', 'required-properties-removed'].includes(change.ruleIds[0]!)) {
+        const excused = movedWithinAllOf(change, base, current);
+        if (excused) change.excused = excused;
+      }
       return change;
     });
   } finally {
@@ -157,6 +242,27 @@ export function releasedVersions(dir = RELEASES_DIR): string[] {
     .sort();
 }
 
+/** A breaking change the released version takes as a fix (releases/<version>/fixes.yaml). */
+export interface AcceptedFix {
+  /** A regular expression that the change, as `describe` writes it, matches. */
+  match: string;
+  /** Which contradiction with the product specification the change fixes. */
+  reason: string;
+}
+
+/** The fixes accepted within a released version; none when it has no fixes.yaml. */
+export function acceptedFixes(dir: string, version: string): AcceptedFix[] {
+  const file = join(dir, version, 'fixes.yaml');
+  if (!existsSync(file)) return [];
+  const entries = (parseYaml(readFileSync(file, 'utf8')) ?? []) as unknown;
+  if (!Array.isArray(entries)) throw new Error(`${file}: expected a list of {match, reason}`);
+  return entries.map((entry, i) => {
+    const { match, reason } = (entry ?? {}) as Partial<AcceptedFix>;
+    if (typeof match !== 'string' || typeof reason !== 'string' || reason.trim() === '') throw new Error(`${file}: entry ${i + 1} needs a match and a reason`);
+    return { match, reason };
+  });
+}
+
 export interface GateResult {
   ok: boolean;
   version: string;
@@ -179,11 +285,22 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const baselineVersion = newVersion ? newest : version;
   const base = JSON.parse(readFileSync(join(dir, baselineVersion, 'openapi.json'), 'utf8')) as Json;
   const changes = diffBundles(base, current);
+  const fixes = newVersion ? [] : acceptedFixes(dir, version);
+  const used = new Set<AcceptedFix>();
+  for (const change of changes) {
+    if (change.impact !== 'major' || change.excused !== undefined) continue;
+    const fix = fixes.find((f) => new RegExp(f.match).test(describe(change)));
+    if (fix === undefined) continue;
+    change.excused = `a fix: ${fix.reason}`;
+    used.add(fix);
+  }
+  const stale = fixes.filter((f) => !used.has(f));
   const breaking = changes.filter((c) => c.impact === 'major' && c.excused === undefined);
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, or enum values added to what clients receive)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
     for (const c of breaking) lines.push(`  ${describe(c)}`);
@@ -191,10 +308,14 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
     return { ok: true, version, baselineVersion, newVersion, breaking, excused, lines };
   }
   if (breaking.length > 0) {
-    lines.push(`Breaking changes against the released ${version} (make them compatible, or release them as a new dated API version):`);
+    lines.push(`Breaking changes against the released ${version} (make them compatible, release them as a new dated API version, or, for a fix of a contradiction with the product specification, list them in releases/${version}/fixes.yaml and CHANGELOG.md):`);
     for (const c of breaking) lines.push(`  ✖ ${describe(c)}`);
   }
-  return { ok: breaking.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
+  if (stale.length > 0) {
+    lines.push(`Entries of releases/${version}/fixes.yaml that match no change (remove them):`);
+    for (const f of stale) lines.push(`  ✖ ${f.match}`);
+  }
+  return { ok: breaking.length === 0 && stale.length === 0, version, baselineVersion, newVersion, breaking, excused, lines };
 }
 
 if (import.meta.main) {

@@ -1,7 +1,7 @@
 // Derives everything in generated/ from spec/: bundle (YAML and JSON), its 3.0 copy for dredd,
-// TypeScript types, the compiled client and the offline docs page, and the client's list of keyed
-// operations. `--out <dir>` writes elsewhere and leaves client/ as it is (the drift check uses it);
-// `--skip-lint` is for that check, which runs lint separately.
+// TypeScript types, the compiled client and conformance kit, the offline docs page, and the
+// client's list of keyed operations. `--out <dir>` writes elsewhere and leaves client/ as it is
+// (the drift check uses it); `--skip-lint` is for that check, which runs lint separately.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -87,6 +87,12 @@ for (const name of readdirSync(clientOut).filter((f) => f.endsWith('.d.ts'))) {
   const dts = join(clientOut, name);
   writeFileSync(dts, readFileSync(dts, 'utf8').replaceAll('../generated/openapi.js', '../openapi.js'));
 }
+
+// The conformance kit (contract-tests/kit/), compiled for the package's `payments-conformance`
+// command: it runs from node_modules, where Node does not strip types.
+const kitOut = join(out, 'conformance');
+rmSync(kitOut, { recursive: true, force: true });
+run('tsc', ['-p', 'contract-tests/kit/tsconfig.build.json', '--outDir', rel(kitOut)]);
 
 run('redocly', ['build-docs', rel(join(out, 'openapi.yaml')), '-o', rel(join(out, 'docs.html')), '--inlineBundle']);
 // The page must work offline (scripts/docs-browser-test.ts cuts the network): its "API docs by

@@ -9,7 +9,7 @@ import { statusExceptions } from '../contract-tests/coverage/status-exceptions.t
 import { observedStatusesFile } from '../contract-tests/support/observed-statuses.ts';
 import { operations } from '../contract-tests/support/spec.ts';
 import { handlers } from '../server/operations.ts';
-import { notImplemented } from '../server/http/handler-types.ts';
+import { notImplemented } from '../server/context/handler-types.ts';
 
 const { values } = parseArgs({ options: { targets: { type: 'string' } } });
 const targets = (values.targets ?? ['pglite', 'postgres', 'proxy'].filter((t) => existsSync(observedStatusesFile(t))).join(',')).split(',').filter(Boolean);

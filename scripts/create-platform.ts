@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { boot } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
-import { unitOfWork } from '../server/db/unit-of-work.ts';
+import { unitOfWork } from '../server/context/unit-of-work.ts';
 import { createSandboxPlatform } from '../server/platform/platform.service.ts';
 
 const name = process.argv[2] ?? 'Sandbox platform';

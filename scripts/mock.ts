@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPrism } from '../contract-tests/support/prism-process.ts';
+import { answerClientErrors, HTTP_LIMITS } from '../server/http/client-errors.ts';
 import {
   basePathOf,
   fromProblem,
@@ -131,7 +132,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.writeHead(answer.status, out).end(text);
 }
 
-const front = createServer((req, res) => {
+const front = createServer({ ...HTTP_LIMITS }, (req, res) => {
   const started = Date.now();
   // Like the server: every answer names its request.
   res.setHeader('X-Request-Id', randomUUID());
@@ -142,6 +143,8 @@ const front = createServer((req, res) => {
     else res.destroy();
   });
 });
+// Like the server: the HTTP layer's refusals in the error body (server/http/client-errors.ts).
+answerClientErrors(front);
 front.on('error', (err) => {
   console.error(`mock: cannot serve on ${host}:${port}: ${err.message}`);
   stopping = true;

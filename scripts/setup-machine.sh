@@ -5,7 +5,8 @@
 #     `postgres` role connects without a password (trust for that one role and address only), with
 #     the `postgres` and `test` databases;
 #   - Debian's chromium (the docs page's browser test; playwright never downloads one);
-#   - Go (the models and the clients in other languages) when the machine has none or an old one.
+#   - Go (the models and the clients in other languages) when the machine has none or an old one;
+#   - a JDK 17 with Maven, and Python's venv module (the clients in other languages), when missing.
 # Needs root, or sudo, for the packages and the cluster.
 set -euo pipefail
 
@@ -36,12 +37,16 @@ fi
 
 # Listen on loopback at the port the tests use, whatever the package's defaults; more connections
 # than the default 100, as the reliability tests run several server processes at once.
-$SUDO tee "$CONF/conf.d/payments-service.conf" >/dev/null <<EOF
-# Written by scripts/setup-machine.sh (payments-service contract package).
+SETTINGS="# Written by scripts/setup-machine.sh (payments-service contract package).
 listen_addresses = '127.0.0.1'
 port = $PG_PORT
-max_connections = 300
-EOF
+max_connections = 300"
+SETTINGS_FILE=$CONF/conf.d/payments-service.conf
+restart=0 reload=0
+if [ "$($SUDO cat "$SETTINGS_FILE" 2>/dev/null)" != "$SETTINGS" ]; then
+  echo "$SETTINGS" | $SUDO tee "$SETTINGS_FILE" >/dev/null
+  restart=1
+fi
 
 # pg_hba.conf is read top down and PostgreSQL 15 has no include for it: put the trust line for the
 # `postgres` role on 127.0.0.1 first, once. Every other role and address keeps Debian's rules.
@@ -52,13 +57,18 @@ if ! $SUDO grep -qF "$HBA_LINE" "$HBA"; then
   { echo "$HBA_LINE"; $SUDO cat "$HBA"; } | $SUDO tee "$HBA.new" >/dev/null
   $SUDO chown --reference="$HBA" "$HBA.new" && $SUDO chmod --reference="$HBA" "$HBA.new"
   $SUDO mv "$HBA.new" "$HBA"
+  reload=1
 fi
 
-# Start it, or restart it when it runs already: the settings above apply either way.
-if $SUDO pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
+# Start it; where it runs already, apply what changed above (a server that runs as wanted is left
+# alone: a second run does not cut a developer's connections).
+if ! $SUDO pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
+  # A server of another origin on the port is used as it is, if it lets `postgres` in (checked below).
+  pg_isready -h 127.0.0.1 -p "$PG_PORT" -q || $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start
+elif [ "$restart" = 1 ]; then
   $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main restart
-else
-  $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start
+elif [ "$reload" = 1 ]; then
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main reload
 fi
 for _ in $(seq 1 60); do pg_isready -h 127.0.0.1 -p "$PG_PORT" -q && break; sleep 0.5; done
 pg_isready -h 127.0.0.1 -p "$PG_PORT" -q || { echo "PostgreSQL did not start on 127.0.0.1:$PG_PORT" >&2; exit 1; }
@@ -83,6 +93,17 @@ if ! command -v go >/dev/null; then
   apt_install golang-go
 fi
 step "$(go version)"
+# The Java client's check compiles with javac through Maven, which also fetches openapi-generator;
+# the Python clients' check makes a virtualenv (Debian splits ensurepip off into python3-venv).
+if ! command -v javac >/dev/null || ! command -v mvn >/dev/null; then
+  step "installing openjdk-17-jdk-headless and maven"
+  apt_install openjdk-17-jdk-headless maven
+fi
+if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+  step "installing python3-venv"
+  apt_install python3-venv
+fi
+step "$(javac -version 2>&1), $(mvn -v 2>/dev/null | sed -n '1s/\x1b\[[0-9;]*m//gp')"
 # The Python models parse date-times with python-dateutil.
 if ! python3 -c 'import dateutil.parser' 2>/dev/null; then
   step "installing python-dateutil"

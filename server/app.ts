@@ -5,22 +5,19 @@ import { resolve } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Kysely } from 'kysely';
-import type { Runtime } from './context.ts';
+import { authenticateAgent } from './agents/agent-auth.ts';
+import type { Runtime } from './context/context.ts';
 import type { Database } from './db/schema.ts';
 import { securityHandlers } from './http/auth.ts';
 import { indexOperations } from './http/contract-index.ts';
-import { memoizeValidatorParameterParsing } from './http/parameter-parsing-memo.ts';
-import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.ts';
-import { indexValidatorRouteLookup } from './http/route-lookup-index.ts';
-import { lightenValidatorStart } from './http/validator-startup.ts';
+import { applyDependencyPatches } from './dependency-patches/index.ts';
 import { bareRouter } from './http/bare-router.ts';
 import { dispatcher } from './http/dispatcher.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
 import { encodeReservedQueryCharacters } from './http/query-encoding.ts';
 import { ResponseValidator } from './http/response-validator.ts';
-import { settleUrlParseWarning } from './http/url-parse-warning.ts';
-import { TEST_CONTROL_PATH, testControlRoutes } from './http/test-control.ts';
+import { TEST_CONTROL_PATH, testControlRoutes, withFaultHooks } from './http/test-control.ts';
 import { requestValidatorSpec, validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
@@ -28,6 +25,7 @@ import { sentWalletEmails } from './wallet-auth/wallet-auth.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';
+import { authenticateBasic } from './tokens/tokens.service.ts';
 
 const generated = resolve(import.meta.dirname, '..', 'generated');
 export const BASE_PATH = '/2025-10-13';
@@ -75,11 +73,8 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
 
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
-  cacheValidatorRouteMatchers();
-  indexValidatorRouteLookup();
-  memoizeValidatorParameterParsing();
-  settleUrlParseWarning();
-  lightenValidatorStart();
+  applyDependencyPatches();
+  const security = securityHandlers(runtime, db, { basic: authenticateBasic, bearer: authenticateAgent });
   const spec = validatorSpec();
   const operations = indexOperations(spec);
   app.use(BASE_PATH, encodeReservedQueryCharacters, jsonBody({ limit: '1mb' }));
@@ -88,13 +83,13 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
       ? OpenApiValidator.middleware({
           apiSpec: requestValidatorSpec(spec) as never,
           // The bundle is linted and checked for drift in CI; checking it against the OpenAPI
-          // schema again at every start took a tenth of a second.
+          // schema again at every start would slow every start (bench/README.md).
           validateApiSpec: false,
           // Query, path and header strings are read by their schema's type; JSON bodies never are.
           validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
           // Responses are checked by the dispatcher before its transaction commits.
           validateResponses: false,
-          validateSecurity: { handlers: securityHandlers(runtime, db) },
+          validateSecurity: { handlers: security },
           validateFormats: true,
           ajvFormats: { mode: 'full' },
           formats: { date: isValidDate, 'date-time': isValidDateTime },
@@ -103,9 +98,10 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
           // UTF-8 file names (multer reads them as latin1 otherwise).
           fileUploader: { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: MAX_UPLOAD_FIELDS, fieldSize: MAX_UPLOAD_FIELD_BYTES, parts: MAX_UPLOAD_FIELDS + 1 }, defParamCharset: 'utf8' },
       })
-      : bareRouter(spec, BASE_PATH, securityHandlers(runtime, db)),
+      : bareRouter(spec, BASE_PATH, security),
   );
-  app.use(dispatcher({ runtime, db, handlers, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined, testControls }));
+  const served = testControls ? withFaultHooks(handlers) : handlers;
+  app.use(dispatcher({ runtime, db, handlers: served, operations, responseValidator: validateResponses ? new ResponseValidator(spec) : undefined }));
   // The documentation, after the API: no API request walks past these routes.
   app.get('/', (_req, res) => res.redirect('/docs'));
   app.get('/docs', (_req, res) => res.sendFile(resolve(generated, 'docs.html')));

@@ -1,18 +1,24 @@
 // What every entry point does before it can serve or change anything: open the database, migrate
 // it, load the master key, check it is the database's key, and seal what earlier versions stored
-// in clear. Used by `npm start` and `npm run platform:create`.
+// in clear. Used by `npm start` (server.ts) and the scripts that work on the server's database.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { Runtime } from './context.ts';
+import type { CredentialCache, Runtime, ServiceContext } from './context/context.ts';
+import { sealLegacyIdentifiers as sealBeneficialOwnerIdentifiers } from './beneficial-owners/beneficial-owners.service.ts';
+import { sealLegacyIdentifiers as sealCustomerIdentifiers } from './customers/customers.service.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { unitOfWork } from './db/unit-of-work.ts';
+import { unitOfWork } from './context/unit-of-work.ts';
+import { sealLegacyDocumentNumbers } from './documents/documents.service.ts';
+import { sealLegacyTaxIds as sealBeneficiaryTaxIds } from './external-accounts/external-accounts.service.ts';
 import { checkMasterKey } from './keys/keys.service.ts';
 import { loadMasterKey } from './keys/master-key.ts';
+import { conditionalBalanceWriter } from './ledger/ledger.repository.ts';
+import { lostUpdateBalanceWriter } from './ledger/lost-update.repository.ts';
+import { sealLegacySecrets } from './platform/platform.service.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
-import { sealValuesStoredInClear } from './startup.ts';
-import { LocalCredentialCache, type CredentialCache } from './tokens/credential-cache.ts';
+import { LocalCredentialCache } from './tokens/credential-cache.ts';
 import { SharedCredentialCache } from './tokens/shared-credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
@@ -24,6 +30,15 @@ export interface Booted {
   setWake(wake: () => void): void;
   /** Ends the credential cache's lease and closes the database. */
   close(): Promise<void>;
+}
+
+/**
+ * A one-time upgrade of stored data, run at every start in one transaction (a no-op once done):
+ * values earlier versions of the server stored in clear (webhook signing secrets, identity
+ * numbers, tax ids, document numbers) are sealed, so a database dump holds none of them.
+ */
+async function sealValuesStoredInClear(ctx: ServiceContext): Promise<number> {
+  return (await sealLegacySecrets(ctx)) + (await sealCustomerIdentifiers(ctx)) + (await sealBeneficialOwnerIdentifiers(ctx)) + (await sealLegacyDocumentNumbers(ctx)) + (await sealBeneficiaryTaxIds(ctx));
 }
 
 export async function boot(config: Config, log: Logger): Promise<Booted> {
@@ -39,7 +54,9 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       clock: new ShiftableClock(),
       keys: new Keyring(master.key),
       log,
-      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets, testFault: config.testFault },
+      settings: { allowPrivateWebhookTargets: config.allowPrivateWebhookTargets },
+      // The reliability tests' deliberate bug replaces the ledger's writer (config.ts: NODE_ENV=test only).
+      balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter,
       walletProofs: sandboxProofs,
       credentials,
       wakeJobs: () => wake(),

@@ -4,7 +4,7 @@ import { housekeepingJob } from './housekeeping/housekeeping.jobs.ts';
 import type { JobDefinition } from './jobs/job-definition.ts';
 import { expireInvitationJob } from './invitations/invitations.jobs.ts';
 import { expireQuoteJob } from './quotes/quotes.jobs.ts';
-import { transactionOutcomeJob } from './transactions/transfers.jobs.ts';
+import { scheduledChangeJob } from './payments/payments.jobs.ts';
 import { deliverWebhookJob } from './webhooks/webhooks.jobs.ts';
 
-export const jobKinds: JobDefinition<object>[] = [deliverWebhookJob, housekeepingJob, transactionOutcomeJob, expireQuoteJob, expireInvitationJob] as JobDefinition<object>[];
+export const jobKinds: JobDefinition<object>[] = [deliverWebhookJob, housekeepingJob, scheduledChangeJob, expireQuoteJob, expireInvitationJob] as JobDefinition<object>[];

@@ -4,6 +4,7 @@
 // with `notImplemented` (501).
 import { agentOperationHandlers } from './agents/agent-operations.handlers.ts';
 import { agentHandlers } from './agents/agents.handlers.ts';
+import { transactionApprovalHandlers } from './agents/transaction-approvals.handlers.ts';
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
 import { customerHandlers } from './customers/customers.handlers.ts';
 import { discoveryHandlers } from './discoveries/discoveries.handlers.ts';
@@ -11,7 +12,7 @@ import { documentHandlers } from './documents/documents.handlers.ts';
 import { exchangeRateHandlers } from './exchange-rates/exchange-rates.handlers.ts';
 import { externalAccountHandlers } from './external-accounts/external-accounts.handlers.ts';
 import { invitationHandlers } from './invitations/invitations.handlers.ts';
-import { joinAreas, type OperationHandlers } from './http/handler-types.ts';
+import { joinAreas, type OperationHandlers } from './context/handler-types.ts';
 import { internalAccountHandlers } from './internal-accounts/internal-accounts.handlers.ts';
 import { platformHandlers } from './platform/platform.handlers.ts';
 import { quoteHandlers } from './quotes/quotes.handlers.ts';
@@ -35,6 +36,7 @@ export const handlers: OperationHandlers = joinAreas(
   externalAccountHandlers,
   sandboxHandlers,
   transactionHandlers,
+  transactionApprovalHandlers,
   receiverHandlers,
   exchangeRateHandlers,
   discoveryHandlers,

@@ -34,6 +34,8 @@ const bank = await unwrap(
 );
 console.log(`external account ${bank.id}`);
 const transfer = await unwrap(api.POST('/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank.id }, amount: 10_000 } }));
+// Only an EMBEDDED_WALLET source answers a 202 challenge its owner signs (see withSignedRetry).
+if (!('id' in transfer)) throw new Error(`transfer-out from a held account answered a signed-retry challenge: ${transfer.requestId}`);
 console.log(`transfer-out ${transfer.id}: ${transfer.status}`);
 
 const receiver = '$success.mxn@sandbox.uma.money';

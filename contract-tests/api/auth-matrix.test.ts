@@ -9,8 +9,8 @@ import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, inject } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
-import { runMatrix, type MatrixCase } from '../auth-matrix/matrix.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
+import { runMatrix, type MatrixCase, type MatrixRequest } from '../auth-matrix/matrix.ts';
 import { IdPool } from '../fuzz/id-pool.ts';
 import { ALL_AGENT_PERMISSIONS, connectAgent, type ConnectedAgent } from '../support/agents.ts';
 import { api, baseUrl, checkedCalls, credentials, isMock, isProxy, itPostgres, itServer, target } from '../support/api.ts';
@@ -20,7 +20,7 @@ import { createBeneficialOwner, createBusinessCustomer, createExternalAccount, c
 import { observedStatusesFile } from '../support/observed-statuses.ts';
 import { createQuote, umaLookup } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
-import { operations, type SpecOperation } from '../support/spec.ts';
+import { operations, spec, type SpecOperation } from '../support/spec.ts';
 import { wallets } from '../support/wallets.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -70,7 +70,7 @@ async function tenant() {
   const agent = await connectAgent({ defaultExecutionMode: 'APPROVAL_REQUIRED' }, customerId);
   pool.collect({ agentId: agent.agentId });
   pool.collect(await json(fetch(`${baseUrl}/agents/me/transfer-out`, { method: 'POST', headers: { Authorization: `Bearer ${agent.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: { accountId: usd }, destination: { accountId: external.id }, amount: 100 }) })));
-  return { pool, customerId, agent, invitationCode: invitation.code as string };
+  return { pool, customerId, agent, invitationCode: invitation.code as string, usd, externalId: external.id };
 }
 
 /** The operation's example request, naming the tenant's objects instead of the example ids. */
@@ -108,6 +108,39 @@ function rotating<T>(make: () => Promise<T>) {
 }
 
 const observe = (operationId: string, status: number) => appendFileSync(observedStatusesFile(target), `${operationId} ${status}\n`);
+
+/** What an agent's policy gives in token permissions, as the spec states it (AgentPolicy's x-token-permissions). */
+const POLICY_GIVES = spec.components.schemas?.AgentPolicy?.['x-token-permissions'] as { everyAgent: Permission[]; permissions: Record<string, Permission[]> };
+const policyGives = (agentPermissions: string[]): Permission[] => PERMISSIONS.filter((p) => POLICY_GIVES.everyAgent.includes(p) || agentPermissions.some((a) => POLICY_GIVES.permissions[a]?.includes(p)));
+
+/**
+ * Agent permissions of a policy that gives `p`: those that need it; for what every agent gives,
+ * one that needs nothing beyond the operation's own permission (so `p` is given by every agent alone).
+ */
+function agentPermissionsGiving(p: Permission, own: Permission): string[] {
+  const all = Object.entries(POLICY_GIVES.permissions);
+  if (POLICY_GIVES.everyAgent.includes(p)) return [(all.find(([, needs]) => needs.every((n) => n === own)) ?? all[0] ?? [''])[0]];
+  return all.filter(([, needs]) => needs.includes(p)).map(([a]) => a);
+}
+
+/** Whether an operation that gives power (x-grants) can give `p`. */
+function canGive(op: SpecOperation, p: Permission): boolean {
+  switch (op.operation['x-grants']) {
+    case 'REQUESTED_PERMISSIONS':
+      return true;
+    case 'AGENT_POLICY':
+      return agentPermissionsGiving(p, op.operation['x-permission'] as Permission).length > 0;
+    case 'PAYMENT':
+      return p === 'TRANSACT';
+    default:
+      throw new Error(`${op.operation.operationId}: x-grants ${String(op.operation['x-grants'])} is unknown to the matrix`);
+  }
+}
+
+const bodySchemaOf = (op: SpecOperation): string | undefined => {
+  const ref = ((op.operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)?.content?.['application/json']?.schema?.$ref ?? '').split('/').pop();
+  return ref === '' ? undefined : ref;
+};
 
 // The matrix asks the server itself, so not through the proxy, which would answer the refusals itself.
 describe.skipIf(isMock || isProxy)('authentication and isolation matrix', () => {
@@ -177,6 +210,93 @@ describe.skipIf(isMock || isProxy)('authentication and isolation matrix', () => 
     const report = await runMatrix({ baseUrl, operations: implemented, cases, request: tenantRequest(pool, invitationCode), tenantIds: pool.ids(), observe });
     console.log(report.summary);
     expect(report.failures).toEqual([]);
+  });
+
+  itServer('every operation that gives power (x-grants) refuses a token that does not hold what it gives, and serves one that does', { timeout: 300_000 }, async () => {
+    const { customerId, usd, externalId } = await ready();
+    const tokens = new Map<string, Promise<string>>();
+    const tokenHolding = (permissions: Permission[]) => {
+      const key = [...new Set(permissions)].sort().join();
+      if (!tokens.has(key)) tokens.set(key, createToken([...new Set(permissions)]).then((t) => basicAuth(t)));
+      return tokens.get(key) as Promise<string>;
+    };
+    const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const pathOf = (op: SpecOperation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(ids[name] ?? `no-${name}`));
+    const policyOf = (permissions: string[]) => ({ permissions, defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 } });
+    const agentWith = async (permissions: string[]) => {
+      const { data, response } = await api.POST('/agents', { body: { name: 'Granted', customerId, policy: policyOf(permissions) as never } });
+      if (data === undefined) throw new Error(`POST /agents: ${response.status}`);
+      return data.agent.id;
+    };
+
+    /** A request of the operation that gives `p` (and what it gives in all), built once for both cases. */
+    const built = new Map<string, Promise<MatrixRequest & { gives: Permission[] }>>();
+    const grantingRequest = (op: SpecOperation, p: Permission) => {
+      const key = `${op.operation.operationId} ${p}`;
+      if (!built.has(key)) built.set(key, buildGranting(op, p));
+      return built.get(key) as Promise<MatrixRequest & { gives: Permission[] }>;
+    };
+    const buildGranting = async (op: SpecOperation, p: Permission): Promise<MatrixRequest & { gives: Permission[] }> => {
+      const id = op.operation.operationId;
+      const own = op.operation['x-permission'] as Permission;
+      const body = bodySchemaOf(op);
+      if (op.operation['x-grants'] === 'REQUESTED_PERMISSIONS' && body === 'TokenCreateRequest') {
+        return { path: op.path, init: json({ name: `granted ${p}`, permissions: [p] }), gives: [p] };
+      }
+      if (op.operation['x-grants'] === 'AGENT_POLICY') {
+        const permissions = agentPermissionsGiving(p, own);
+        const gives = policyGives(permissions);
+        if (body === 'AgentCreateRequest') return { path: op.path, init: json({ name: `gives ${p}`, customerId, policy: policyOf(permissions) }), gives };
+        // An agent that reads only, given the permissions.
+        if (body === 'AgentPolicyUpdateRequest') return { path: pathOf(op, { agentId: await agentWith(['VIEW_TRANSACTIONS']) }), init: json({ permissions }), gives };
+        // A paused agent, resumed.
+        if (body === 'AgentUpdateRequest') {
+          const agentId = await agentWith(permissions);
+          await api.PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { isPaused: true } });
+          return { path: pathOf(op, { agentId }), init: json({ isPaused: false }), gives };
+        }
+        // A device code for an agent not connected yet.
+        if (body === undefined && op.path.includes('{agentId}')) return { path: pathOf(op, { agentId: await agentWith(permissions) }), init: { headers: {} }, gives };
+      }
+      if (op.operation['x-grants'] === 'PAYMENT') {
+        // An agent's transfer waiting for approval: its action, and its transaction.
+        const agent = await connectAgent({ permissions: ['CREATE_TRANSFERS'], defaultExecutionMode: 'APPROVAL_REQUIRED' }, customerId);
+        const res = await fetch(`${baseUrl}/agents/me/transfer-out`, { method: 'POST', headers: { Authorization: `Bearer ${agent.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: { accountId: usd }, destination: { accountId: externalId }, amount: 10 }) });
+        const action = (await res.json()) as { id: string; status: string; transactionId: string };
+        if (action.status !== 'PENDING_APPROVAL') throw new Error(`agent transfer-out: ${res.status} ${JSON.stringify(action)}`);
+        return { path: pathOf(op, { agentId: agent.agentId, actionId: action.id, transactionId: action.transactionId }), init: { headers: {} }, gives: ['TRANSACT'] };
+      }
+      throw new Error(`${id} (x-grants ${String(op.operation['x-grants'])}): the matrix has no request that gives ${p}; add one`);
+    };
+
+    const granting = implemented.filter((o) => o.operation['x-grants'] !== undefined);
+    expect(granting.length).toBeGreaterThanOrEqual(7);
+    // Per permission, two cases on the same request: a token with everything but it (so with the
+    // operation's own permission) is refused, and nothing changed, since a token holding just the
+    // operation's permission and what the request gives is served next.
+    const cases: MatrixCase[] = PERMISSIONS.flatMap((p): MatrixCase[] => [
+      {
+        name: `gives ${p} without holding it`,
+        applies: (o) => o.operation['x-grants'] !== undefined && o.operation['x-permission'] !== p && canGive(o, p),
+        request: (o) => grantingRequest(o, p),
+        authorization: async () => tokenHolding(PERMISSIONS.filter((q) => q !== p)),
+        expect: { statuses: [403], codes: ['FORBIDDEN'] },
+      },
+    ]).concat(
+      PERMISSIONS.map((p): MatrixCase => ({
+        name: `gives ${p}, holding what it gives`,
+        applies: (o) => o.operation['x-grants'] !== undefined && canGive(o, p),
+        request: (o) => grantingRequest(o, p),
+        authorization: async (o) => tokenHolding([o.operation['x-permission'] as Permission, ...(await grantingRequest(o, p)).gives]),
+        expect: { statuses: [200, 201] },
+      })),
+    );
+    const report = await runMatrix({ baseUrl, operations: granting, cases, request: () => ({ path: '', init: { headers: {} } }), tenantIds: new Set(), observe });
+    console.log(report.summary);
+    expect(report.failures).toEqual([]);
+    // Every operation that gives power was refused at least once, or gives only its own permission.
+    const refused = Object.entries(report.perCase).filter(([name]) => name.includes('without')).reduce((n, [, r]) => n + r.cells, 0);
+    expect(refused).toBeGreaterThanOrEqual(granting.filter((o) => o.operation['x-grants'] !== 'PAYMENT').length);
   });
 
   itPostgres("another platform's token never reaches this platform's objects", { timeout: 300_000 }, async () => {

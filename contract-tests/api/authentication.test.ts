@@ -1,12 +1,15 @@
-// Who may do what: a token can only hand out permissions it holds itself, and guessing a token's
+// Who may do what: a token can only hand out permissions it holds itself (to a token or to an
+// agent, whose policy amounts to token permissions), and guessing a token's
 // secret is cut short: after 10 failed authentications for one clientId within 5 minutes, every
 // request with that clientId gets 429 with Retry-After, even with the right secret.
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
+import type { components } from '../../generated/openapi.js';
 import { api, describeServer, errorOf, itServer, raw, unique } from '../support/api.ts';
-import { clientFor, createToken as newToken, type Permission } from '../support/factories.ts';
+import { clientFor, createToken as newToken, newCustomerId, type Permission } from '../support/factories.ts';
 import { basicAuth } from '../support/raw-requests.ts';
 
+type AgentPolicy = components['schemas']['AgentPolicy'];
 const basicOf = (clientId: string, clientSecret: string) => basicAuth({ clientId, clientSecret });
 const tokenNames = async () => new Set((await api.GET('/tokens', { params: { query: { limit: 100 } } })).data?.data.map((t) => t.name));
 
@@ -30,6 +33,68 @@ describeServer('createToken grants', () => {
       expect(response.status).toBe(201);
       expect(data?.permissions.sort()).toEqual([...permissions].sort());
     }
+  });
+});
+
+describeServer('agent grants: a policy never gives more than the token that writes it holds', () => {
+  const moneyPolicy: AgentPolicy = { permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 } };
+  const readerPolicy: AgentPolicy = { ...moneyPolicy, permissions: ['VIEW_TRANSACTIONS'] };
+  const agentNames = async (customerId: string) => new Set((await api.GET('/agents', { params: { query: { customerId, limit: 100 } } })).data?.data.map((a) => a.name));
+
+  itServer('a MANAGE and VIEW token cannot create, connect, change or resume an agent that moves money; nothing changes', async () => {
+    const manager = clientFor(await newToken(['MANAGE', 'VIEW']));
+    const customerId = await newCustomerId();
+    const name = `escalation ${unique()}`;
+    const created = await manager.POST('/agents', { body: { name, customerId, policy: moneyPolicy } });
+    expect(created.response.status).toBe(403);
+    expect(created.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('TRANSACT') });
+    expect(await agentNames(customerId)).not.toContain(name);
+
+    // A reading agent it may create; turning it into a money mover, it may not.
+    const reader = await manager.POST('/agents', { body: { name: `reader ${unique()}`, customerId, policy: readerPolicy } });
+    expect(reader.response.status).toBe(201);
+    const readerId = reader.data?.agent.id ?? '';
+    const widened = await manager.PATCH('/agents/{agentId}/policy', { params: { path: { agentId: readerId } }, body: { permissions: ['CREATE_TRANSFERS'] } });
+    expect(widened.response.status).toBe(403);
+    expect(widened.error).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await api.GET('/agents/{agentId}', { params: { path: { agentId: readerId } } })).data?.policy.permissions).toEqual(['VIEW_TRANSACTIONS']);
+
+    // An agent that moves money, made by a token that may: the manager cannot touch its policy
+    // (not even lower a limit), issue it a code, or resume it.
+    const mover = await api.POST('/agents', { body: { name: `mover ${unique()}`, customerId, policy: { ...moneyPolicy, defaultExecutionMode: 'APPROVAL_REQUIRED' } } });
+    const moverId = mover.data?.agent.id ?? '';
+    const attempts = [
+      await manager.PATCH('/agents/{agentId}/policy', { params: { path: { agentId: moverId } }, body: { defaultExecutionMode: 'AUTO' } }),
+      await manager.PATCH('/agents/{agentId}/policy', { params: { path: { agentId: moverId } }, body: { spendingLimits: { perTransactionLimit: 100 } } }),
+      await manager.POST('/agents/{agentId}/device-codes', { params: { path: { agentId: moverId } } }),
+    ];
+    expect(attempts.map((a) => [a.response.status, a.error?.code])).toEqual([[403, 'FORBIDDEN'], [403, 'FORBIDDEN'], [403, 'FORBIDDEN']]);
+    expect((await api.GET('/agents/{agentId}', { params: { path: { agentId: moverId } } })).data?.policy.defaultExecutionMode).toBe('APPROVAL_REQUIRED');
+    // The first code still works: the refused issue replaced nothing.
+    expect((await raw('POST', `/agents/device-codes/${mover.data?.deviceCode.code}/redeem`, { auth: false })).status).toBe(200);
+    expect((await manager.PATCH('/agents/{agentId}', { params: { path: { agentId: moverId } }, body: { isPaused: true } })).response.status).toBe(200);
+    const resumed = await manager.PATCH('/agents/{agentId}', { params: { path: { agentId: moverId } }, body: { isPaused: false } });
+    expect(resumed.response.status).toBe(403);
+    expect((await api.GET('/agents/{agentId}', { params: { path: { agentId: moverId } } })).data?.isPaused).toBe(true);
+  });
+
+  itServer('a token without VIEW cannot create even a reading agent: every agent reads its customer\'s accounts', async () => {
+    const manager = clientFor(await newToken(['MANAGE', 'TRANSACT']));
+    const { response, error } = await manager.POST('/agents', { body: { name: `blind ${unique()}`, customerId: await newCustomerId(), policy: { ...readerPolicy, permissions: ['MANAGE_EXTERNAL_ACCOUNTS'] } } });
+    expect(response.status).toBe(403);
+    expect(error?.message).toContain('VIEW');
+  });
+
+  itServer('a token holding what the policy gives creates, changes, connects and resumes the agent', async () => {
+    const full = clientFor(await newToken(['MANAGE', 'VIEW', 'TRANSACT']));
+    const customerId = await newCustomerId();
+    const created = await full.POST('/agents', { body: { name: `allowed ${unique()}`, customerId, policy: moneyPolicy } });
+    expect(created.response.status).toBe(201);
+    const agentId = created.data?.agent.id ?? '';
+    expect((await full.PATCH('/agents/{agentId}/policy', { params: { path: { agentId } }, body: { defaultExecutionMode: 'APPROVAL_REQUIRED' } })).response.status).toBe(200);
+    expect((await full.POST('/agents/{agentId}/device-codes', { params: { path: { agentId } } })).response.status).toBe(201);
+    expect((await full.PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { isPaused: true } })).response.status).toBe(200);
+    expect((await full.PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { isPaused: false } })).response.status).toBe(200);
   });
 });
 

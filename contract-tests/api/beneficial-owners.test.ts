@@ -1,10 +1,12 @@
 // Beneficial owners: createBeneficialOwner (with the sandbox KYC rule), listBeneficialOwners,
-// getBeneficialOwner, updateBeneficialOwner.
+// getBeneficialOwner, updateBeneficialOwner. The sandbox KYC on create, the 400s and 410s, pages, 403s and
+// 404s are the conformance kit's beneficial-owners.*, pagination.*, auth.* and errors.* checks
+// (conformance-kit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
-import { createBeneficialOwner, createIndividualCustomer, deleteCustomer, examples, newCustomerId, ownerPersonalInfo, tokenWith } from '../support/factories.ts';
-import { codeOf, jsonBody } from '../support/raw-requests.ts';
+import { createBeneficialOwner, examples, newCustomerId, ownerPersonalInfo } from '../support/factories.ts';
+import { jsonBody } from '../support/raw-requests.ts';
 
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
@@ -12,24 +14,15 @@ const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
 const getOwner = (beneficialOwnerId: string) => api.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId } } });
 
 describe('createBeneficialOwner', () => {
-  it('201: adds the owner, checked at once, without returning the identifier', async () => {
+  it('201: adds the owner, checked at once, showing the identifier masked (**** and its last four characters)', async () => {
     const customerId = await newCustomerId('BUSINESS');
     const owner = await createBeneficialOwner(customerId, { personalInfo: { ...ownerPersonalInfo(), middleName: 'Robert', email: 'john@example.com' } });
-    expect(owner.personalInfo).not.toHaveProperty('identifier');
+    expect(owner.personalInfo.identifier).toMatch(/^\*{4}.{0,4}$/);
     if (isMock) return;
+    expect(owner.personalInfo.identifier).toBe('****4321'); // 987-65-4321
     expect(owner).toMatchObject({ customerId, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, kycStatus: 'APPROVED', personalInfo: { lastName: 'Smith', middleName: 'Robert' } });
     const { data } = await getOwner(owner.id);
     expect(data).toEqual(owner);
-  });
-
-  itServer('201: sandbox KYC on the last 3 characters of lastName: 001 PENDING, 002 REJECTED, else APPROVED', async () => {
-    const customerId = await newCustomerId('BUSINESS');
-    const cases = { Garcia001: 'PENDING', Garcia002: 'REJECTED', Garcia003: 'APPROVED', Garcia: 'APPROVED' } as const;
-    for (const [lastName, kycStatus] of Object.entries(cases)) {
-      const owner = await createBeneficialOwner(customerId, { roles: ['COMPANY_OFFICER'], ownershipPercentage: undefined, personalInfo: ownerPersonalInfo(lastName) });
-      expect(owner.kycStatus, lastName).toBe(kycStatus);
-      expect((await getOwner(owner.id)).data?.kycStatus).toBe(kycStatus);
-    }
   });
 
   itServer('201: ownershipPercentage is optional for roles other than UBO', async () => {
@@ -42,47 +35,15 @@ describe('createBeneficialOwner', () => {
     await expectInvalidRequest(res);
   });
 
-  itServer('400: a UBO needs ownershipPercentage', async () => {
-    const customerId = await newCustomerId('BUSINESS');
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['UBO'], personalInfo: ownerPersonalInfo() } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: '/ownershipPercentage' }] } });
-    const { data } = await api.GET('/beneficial-owners', { params: { query: { customerId } } });
-    expect(data?.totalCount).toBe(0);
-  });
-
-  itServer('400: CUSTOMER_NOT_BUSINESS for an individual customer', async () => {
-    const individual = await createIndividualCustomer();
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: individual.id, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ code: 'CUSTOMER_NOT_BUSINESS' });
-  });
-
   it('401: requires credentials', async () => {
     const res = await raw('POST', '/beneficial-owners', { auth: false, ...jsonBody({ customerId: examples.businessCustomerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() }) });
     expect(res.status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const customerId = await newCustomerId('BUSINESS');
-    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
-    const { response, error } = await viewer.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
-    expect(response.status).toBe(403);
-    expect(error).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   itServer('404: unknown customer', async () => {
     const { response, error } = await api.POST('/beneficial-owners', { body: { customerId: missingCustomer, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-  });
-
-  itServer('410: deleted customer', async () => {
-    const customerId = await newCustomerId('BUSINESS');
-    await deleteCustomer(customerId);
-    const { response, error } = await api.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: ownerPersonalInfo() } });
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
   });
 });
 
@@ -93,7 +54,7 @@ describe('listBeneficialOwners', () => {
     expect(data).toMatchObject({ data: expect.any(Array), hasMore: expect.any(Boolean), totalCount: expect.any(Number) });
   });
 
-  itServer("200: one customer's owners, newest first, paged, never showing identifiers", async () => {
+  itServer("200: one customer's owners, newest first, paged, showing identifiers only masked", async () => {
     const customerId = await newCustomerId('BUSINESS');
     const created = [await createBeneficialOwner(customerId), await createBeneficialOwner(customerId), await createBeneficialOwner(customerId)];
     await createBeneficialOwner(await newCustomerId('BUSINESS'));
@@ -103,7 +64,7 @@ describe('listBeneficialOwners', () => {
     const second = await api.GET('/beneficial-owners', { params: { query: { customerId, limit: 2, cursor: first.data?.nextCursor ?? '' } } });
     expect(second.data).toMatchObject({ hasMore: false, totalCount: 3 });
     expect(second.data?.data.map((o) => o.id)).toEqual([created[0]?.id]);
-    for (const o of [...(first.data?.data ?? []), ...(second.data?.data ?? [])]) expect(o.personalInfo).not.toHaveProperty('identifier');
+    for (const o of [...(first.data?.data ?? []), ...(second.data?.data ?? [])]) expect(o.personalInfo.identifier).toBe('****4321');
   });
 
   it('400: rejects an invalid filter', async () => {
@@ -113,11 +74,6 @@ describe('listBeneficialOwners', () => {
 
   it('401: requires credentials', async () => {
     expect((await raw('GET', '/beneficial-owners', { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const manager = await tokenWith(['MANAGE']);
-    expect((await manager.GET('/beneficial-owners')).response.status).toBe(403);
   });
 });
 
@@ -129,20 +85,8 @@ describe('getBeneficialOwner', () => {
     expect(data?.id).toMatch(/^BeneficialOwner:/);
   });
 
-  itServer('404: unknown owner', async () => {
-    const { response, error } = await getOwner(missingOwner);
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'BENEFICIAL_OWNER_NOT_FOUND' });
-  });
-
   it('401: requires credentials', async () => {
     expect((await raw('GET', `/beneficial-owners/${missingOwner}`, { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
-    const manager = await tokenWith(['MANAGE']);
-    expect((await manager.GET('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } } })).response.status).toBe(403);
   });
 });
 
@@ -154,10 +98,13 @@ describe('updateBeneficialOwner', () => {
     const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'), { personalInfo: { ...ownerPersonalInfo(), phoneNumber: '+14155550177' } });
     const { data, response } = await patch(owner.id, { ownershipPercentage: 55, personalInfo: { email: 'j.smith@example.com', idType: 'PASSPORT', identifier: 'P123' } });
     expect(response.status).toBe(200);
-    expect(data?.personalInfo).not.toHaveProperty('identifier');
+    expect(data?.personalInfo.identifier).toMatch(/^\*{4}.{0,4}$/);
     if (isMock) return;
-    expect(data).toMatchObject({ ownershipPercentage: 55, roles: ['UBO', 'DIRECTOR'], kycStatus: 'APPROVED', personalInfo: { email: 'j.smith@example.com', phoneNumber: '+14155550177', lastName: 'Smith', idType: 'PASSPORT' } });
+    // A new identifier of four characters or fewer shows none of them.
+    expect(data).toMatchObject({ ownershipPercentage: 55, roles: ['UBO', 'DIRECTOR'], kycStatus: 'APPROVED', personalInfo: { email: 'j.smith@example.com', phoneNumber: '+14155550177', lastName: 'Smith', idType: 'PASSPORT', identifier: '****' } });
     expect((await getOwner(owner.id)).data).toEqual(data);
+    const longer = await patch(owner.id, { personalInfo: { idType: 'PASSPORT', identifier: 'GB-PASS-998877' } });
+    expect(longer.data?.personalInfo.identifier).toBe('****8877');
   });
 
   itServer('200: a new lastName runs the check again (sandbox rule); other changes keep kycStatus', async () => {
@@ -186,28 +133,5 @@ describe('updateBeneficialOwner', () => {
   it('401: requires credentials', async () => {
     const res = await raw('PATCH', `/beneficial-owners/${missingOwner}`, { auth: false, ...jsonBody({ ownershipPercentage: 5 }) });
     expect(res.status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const owner = await createBeneficialOwner(await newCustomerId('BUSINESS'));
-    const viewer = await tokenWith(['VIEW']);
-    const { response } = await viewer.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: owner.id } }, body: { ownershipPercentage: 5 } });
-    expect(response.status).toBe(403);
-  });
-
-  itServer('404: unknown owner', async () => {
-    const { response, error } = await patch(missingOwner, { ownershipPercentage: 5 });
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'BENEFICIAL_OWNER_NOT_FOUND' });
-  });
-
-  itServer('410: the owner of a deleted customer', async () => {
-    const customerId = await newCustomerId('BUSINESS');
-    const owner = await createBeneficialOwner(customerId);
-    await deleteCustomer(customerId);
-    const { response, error } = await patch(owner.id, { ownershipPercentage: 5 });
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
-    expect((await getOwner(owner.id)).data?.ownershipPercentage).toBe(40);
   });
 });

@@ -1,15 +1,16 @@
-// Customers: createCustomer, listCustomers, getCustomer, updateCustomer, deleteCustomer.
+// Customers: createCustomer, listCustomers, getCustomer, updateCustomer, deleteCustomer: what the
+// Prism mock answers too, and the server's rules the conformance kit does not check. The rest
+// (each success read back, 403, 404, 409, 410, filters, pages) is the kit's customers.*,
+// auth.*, errors.* and pagination.listCustomers.* checks (conformance-kit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { api, expectInvalidRequest, isMock, itServer, raw, unique } from '../support/api.ts';
-import { createBusinessCustomer, createIndividualCustomer, customerInternalAccounts, deleteCustomer, tokenWith } from '../support/factories.ts';
+import { createBusinessCustomer, createIndividualCustomer, deleteCustomer } from '../support/factories.ts';
 import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 
 const getCustomer = (customerId: string) => api.GET('/customers/{customerId}', { params: { path: { customerId } } });
-
-const accountCurrencies = async (customerId: string): Promise<string[]> => (await customerInternalAccounts(customerId)).map((a) => a.balance.currency.code).sort();
 
 describe('createCustomer', () => {
   it('201: creates an individual customer, UNVERIFIED, without returning the identifier', async () => {
@@ -34,9 +35,10 @@ describe('createCustomer', () => {
     expect(data).not.toHaveProperty('identifier');
   });
 
-  itServer('201: creates a business customer, UNVERIFIED', async () => {
+  itServer('201: creates a business customer, without a kybStatus until its first verification', async () => {
     const customer = await createBusinessCustomer({ businessInfo: { registrationNumber: 'C4829123' }, address: { line1: '500 Howard Street', postalCode: '94105', country: 'US' } });
-    expect(customer).toMatchObject({ customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123' } });
+    expect(customer).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123' } });
+    expect(customer).not.toHaveProperty('kybStatus');
     expect(customer).not.toHaveProperty('kycStatus');
     const { data } = await getCustomer(customer.id);
     expect(data).toEqual(customer);
@@ -50,11 +52,6 @@ describe('createCustomer', () => {
     expect(data?.currencies).toEqual(['USD']);
     const other = await createIndividualCustomer();
     expect(other.umaAddress).not.toBe(data?.umaAddress);
-  });
-
-  itServer('201: opens one internal account per currency', async () => {
-    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR', 'BTC'] });
-    expect(await accountCurrencies(customer.id)).toEqual(['BTC', 'EUR', 'USD']);
   });
 
   it('400: rejects an invalid body', async () => {
@@ -80,22 +77,6 @@ describe('createCustomer', () => {
     const res = await raw('POST', '/customers', { auth: false, ...jsonBody({ customerType: 'INDIVIDUAL' }) });
     expect(res.status).toBe(401);
     expect(await codeOf(res)).toBe('UNAUTHORIZED');
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
-    const { response, error } = await viewer.POST('/customers', { body: { customerType: 'INDIVIDUAL' } });
-    expect(response.status).toBe(403);
-    expect(error).toMatchObject({ code: 'FORBIDDEN' });
-  });
-
-  itServer('409: a taken platformCustomerId, and nothing is created', async () => {
-    const first = await createIndividualCustomer({ currencies: ['USD'] });
-    const { response, error } = await api.POST('/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: first.platformCustomerId } });
-    expect(response.status).toBe(409);
-    expect(error).toMatchObject({ code: 'PLATFORM_CUSTOMER_ID_EXISTS' });
-    const { data } = await api.GET('/customers', { params: { query: { platformCustomerId: first.platformCustomerId } } });
-    expect(data?.data.map((c) => c.id)).toEqual([first.id]);
   });
 
   itServer('409: a taken umaAddress, in any letter case', async () => {
@@ -133,7 +114,7 @@ describe('listCustomers', () => {
 
   itServer('200: filters by type, currency, umaAddress, verification status', async () => {
     const ind = await createIndividualCustomer({ currencies: ['USD', 'GBP'] });
-    const biz = await createBusinessCustomer();
+    const biz = await createBusinessCustomer({ businessInfo: { registrationNumber: 'C4829123' } });
     const byUma = await api.GET('/customers', { params: { query: { umaAddress: ind.umaAddress } } });
     expect(byUma.data?.data.map((c) => c.id)).toEqual([ind.id]);
     const byType = await api.GET('/customers', { params: { query: { customerType: 'BUSINESS', platformCustomerId: ind.platformCustomerId } } });
@@ -142,7 +123,11 @@ describe('listCustomers', () => {
     expect(byCurrency.data?.totalCount).toBe(1);
     const notCurrency = await api.GET('/customers', { params: { query: { currency: 'EUR', platformCustomerId: ind.platformCustomerId } } });
     expect(notCurrency.data?.totalCount).toBe(0);
-    const byKyb = await api.GET('/customers', { params: { query: { kybStatus: 'UNVERIFIED', platformCustomerId: biz.platformCustomerId } } });
+    // KYB has no UNVERIFIED (issue 37): a business not verified yet has no kybStatus.
+    expect((await raw('GET', `/customers?kybStatus=UNVERIFIED`)).status).toBe(400);
+    expect((await api.GET('/customers', { params: { query: { kybStatus: 'APPROVED', platformCustomerId: biz.platformCustomerId } } })).data?.totalCount).toBe(0);
+    await api.POST('/verifications', { body: { customerId: biz.id } });
+    const byKyb = await api.GET('/customers', { params: { query: { kybStatus: 'APPROVED', platformCustomerId: biz.platformCustomerId } } });
     expect(byKyb.data?.totalCount).toBe(1);
     const byKyc = await api.GET('/customers', { params: { query: { kycStatus: 'UNVERIFIED', platformCustomerId: biz.platformCustomerId } } });
     expect(byKyc.data?.totalCount).toBe(0);
@@ -163,20 +148,8 @@ describe('listCustomers', () => {
     expect((await raw('GET', '/customers?customerType=ROBOT')).status).toBe(400);
   });
 
-  itServer('400: rejects a forged cursor', async () => {
-    const { response, error } = await api.GET('/customers', { params: { query: { cursor: 'forged' } } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ code: 'INVALID_CURSOR' });
-  });
-
   it('401: requires credentials', async () => {
     expect((await raw('GET', '/customers', { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const manager = await tokenWith(['MANAGE']);
-    const { response } = await manager.GET('/customers');
-    expect(response.status).toBe(403);
   });
 });
 
@@ -188,21 +161,8 @@ describe('getCustomer', () => {
     expect(data?.id).toMatch(/^Customer:/);
   });
 
-  itServer('404: unknown customer', async () => {
-    const { response, error } = await getCustomer(missingCustomer);
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-  });
-
   it('401: requires credentials', async () => {
     expect((await raw('GET', `/customers/${missingCustomer}`, { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const customer = await createIndividualCustomer();
-    const manager = await tokenWith(['MANAGE']);
-    const { response } = await manager.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
-    expect(response.status).toBe(403);
   });
 });
 
@@ -224,32 +184,10 @@ describe('updateCustomer', () => {
   itServer('200: merges businessInfo field by field and replaces address', async () => {
     const customer = await createBusinessCustomer({ businessInfo: { registrationNumber: 'C4829123' }, address: { line1: 'Old street 1', line2: 'Floor 2', postalCode: '1000', country: 'US' } });
     const { data } = await patch(customer.id, { customerType: 'BUSINESS', businessInfo: { taxId: '12-3456789' }, address: { line1: 'New street 9', postalCode: '2000', country: 'US' } });
-    expect(data).toMatchObject({ businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123', taxId: '12-3456789' }, kybStatus: 'UNVERIFIED' });
+    expect(data).toMatchObject({ businessInfo: { legalName: 'Acme Corporation', registrationNumber: 'C4829123', taxId: '12-3456789' } });
+    expect(data).not.toHaveProperty('kybStatus');
     if (data?.customerType !== 'BUSINESS') throw new Error('not a business');
     expect(data.address).toEqual({ line1: 'New street 9', postalCode: '2000', country: 'US' });
-  });
-
-  itServer('200: added currencies get internal accounts', async () => {
-    const customer = await createIndividualCustomer({ currencies: ['USD'] });
-    const { data } = await patch(customer.id, { customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR', 'MXN'] });
-    expect(data?.currencies).toEqual(['USD', 'EUR', 'MXN']);
-    expect(await accountCurrencies(customer.id)).toEqual(['EUR', 'MXN', 'USD']);
-  });
-
-  itServer('400: customerType must be the current type', async () => {
-    const customer = await createIndividualCustomer();
-    const { response, error } = await patch(customer.id, { customerType: 'BUSINESS', email: 'x@example.com' });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ code: 'INVALID_INPUT' });
-  });
-
-  itServer('400: currencies must keep every current currency', async () => {
-    const customer = await createIndividualCustomer({ currencies: ['USD', 'EUR'] });
-    const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', currencies: ['EUR', 'GBP'] });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ code: 'INVALID_INPUT' });
-    expect((await getCustomer(customer.id)).data?.currencies).toEqual(['USD', 'EUR']);
-    expect(await accountCurrencies(customer.id)).toEqual(['EUR', 'USD']);
   });
 
   it('400: region and platformCustomerId cannot be changed', async () => {
@@ -260,36 +198,6 @@ describe('updateCustomer', () => {
   it('401: requires credentials', async () => {
     const res = await raw('PATCH', `/customers/${missingCustomer}`, { auth: false, ...jsonBody({ customerType: 'INDIVIDUAL' }) });
     expect(res.status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const customer = await createIndividualCustomer();
-    const viewer = await tokenWith(['VIEW']);
-    const { response } = await viewer.PATCH('/customers/{customerId}', { params: { path: { customerId: customer.id } }, body: { customerType: 'INDIVIDUAL', email: 'x@example.com' } });
-    expect(response.status).toBe(403);
-  });
-
-  itServer('404: unknown customer', async () => {
-    const { response, error } = await patch(missingCustomer, { customerType: 'INDIVIDUAL', email: 'x@example.com' });
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-  });
-
-  itServer('409: a umaAddress taken by another customer', async () => {
-    const taken = await createIndividualCustomer();
-    const customer = await createIndividualCustomer();
-    const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', umaAddress: taken.umaAddress });
-    expect(response.status).toBe(409);
-    expect(error).toMatchObject({ code: 'UMA_ADDRESS_EXISTS' });
-    expect((await getCustomer(customer.id)).data?.umaAddress).toBe(customer.umaAddress);
-  });
-
-  itServer('410: a deleted customer cannot be changed', async () => {
-    const customer = await createIndividualCustomer();
-    await deleteCustomer(customer.id);
-    const { response, error } = await patch(customer.id, { customerType: 'INDIVIDUAL', email: 'x@example.com' });
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
   });
 });
 
@@ -306,28 +214,7 @@ describe('deleteCustomer', () => {
     expect(again).toMatchObject({ id: customer.id, isDeleted: true });
   });
 
-  itServer('410: deleting again', async () => {
-    const customer = await createIndividualCustomer();
-    await remove(customer.id);
-    const { response, error } = await remove(customer.id);
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
-  });
-
-  itServer('404: unknown customer', async () => {
-    const { response } = await remove(missingCustomer);
-    expect(response.status).toBe(404);
-  });
-
   it('401: requires credentials', async () => {
     expect((await raw('DELETE', `/customers/${missingCustomer}`, { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const customer = await createIndividualCustomer();
-    const viewer = await tokenWith(['VIEW']);
-    const { response } = await viewer.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } });
-    expect(response.status).toBe(403);
-    expect((await getCustomer(customer.id)).data?.isDeleted).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 // Documents: uploadDocument and replaceDocument (multipart/form-data, file rules), listDocuments,
-// getDocument, deleteDocument (refused once a verification used the document).
+// getDocument, deleteDocument (refused once a verification used the document). The file types,
+// 413, 410s, pages, 403s and 404s are the conformance kit's documents.*, input.*, pagination.*,
+// auth.* and errors.* checks (conformance-kit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { api, expectInvalidRequest, isMock, itServer, raw } from '../support/api.ts';
-import { createBeneficialOwner, createIndividualCustomer, deleteCustomer, examples, newCustomerId, tokenWith } from '../support/factories.ts';
-import { codeOf } from '../support/raw-requests.ts';
+import { createBeneficialOwner, createIndividualCustomer, deleteCustomer, examples, newCustomerId } from '../support/factories.ts';
 
 type UploadFields = Omit<components['schemas']['DocumentUploadRequest'], 'file'>;
 type ReplaceFields = Omit<components['schemas']['DocumentReplaceRequest'], 'file'>;
@@ -16,7 +17,7 @@ interface FileSpec {
 
 const missingCustomer = 'Customer:019542f5-b3e7-1d02-0000-0000000000ff';
 const missingOwner = 'BeneficialOwner:019542f5-b3e7-1d02-0000-0000000000ff';
-const missingDocument = 'Document:019542f5-b3e7-1d02-0000-0000000000ff';
+const missingDocument = '019542f5-b3e7-1d02-0000-0000000000ff';
 const MAX = 10 * 1024 * 1024;
 
 const bytes = (head: number[] | string, size: number): Uint8Array => {
@@ -59,7 +60,7 @@ describe('uploadDocument', () => {
       pdf(2048, 'jane-doe-passport.pdf'),
     );
     expect(response.status).toBe(201);
-    expect(data?.id).toMatch(/^Document:/);
+    expect(data?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // opaque, not a typed identifier
     if (isMock) return;
     expect(data).toMatchObject({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US', documentNumber: '563891247', fileName: 'jane-doe-passport.pdf', contentType: 'application/pdf', sizeBytes: 2048 });
     expect((await getDocument(data?.id ?? '')).data).toEqual(data);
@@ -81,29 +82,6 @@ describe('uploadDocument', () => {
     expect(data).toMatchObject({ sizeBytes: MAX, contentType: 'application/pdf' });
   });
 
-  itServer('400: UNSUPPORTED_FILE_TYPE for another type, or content that does not match', async () => {
-    const customerId = await newCustomerId();
-    const fields: UploadFields = { documentHolder: customerId, documentType: 'PASSPORT', country: 'US' };
-    const text = { content: new TextEncoder().encode('just text'), type: 'text/plain', name: 'notes.txt' };
-    const disguised = { content: new TextEncoder().encode('MZ not really a pdf'), type: 'application/pdf', name: 'virus.pdf' };
-    for (const file of [text, disguised]) {
-      const { response, error } = await upload(fields, file);
-      expect(response.status, file.name).toBe(400);
-      expect(error).toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });
-    }
-    const { data } = await api.GET('/documents', { params: { query: { documentHolder: customerId } } });
-    expect(data?.totalCount).toBe(0);
-  });
-
-  itServer('413: FILE_TOO_LARGE above 10 MiB', async () => {
-    const customerId = await newCustomerId();
-    const { response, error } = await upload({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' }, pdf(MAX + 1));
-    expect(response.status).toBe(413);
-    expect(error?.code).toBe('FILE_TOO_LARGE');
-    const { data } = await api.GET('/documents', { params: { query: { documentHolder: customerId } } });
-    expect(data?.totalCount).toBe(0);
-  });
-
   it('400: rejects invalid fields and a missing file', async () => {
     const res = await raw('POST', '/documents', { body: formData({ documentHolder: 'Account:1', documentType: 'PASSPORT', country: 'US' }, pdf()) });
     await expectInvalidRequest(res);
@@ -122,13 +100,6 @@ describe('uploadDocument', () => {
   it('401: requires credentials', async () => {
     const res = await raw('POST', '/documents', { auth: false, body: formData({ documentHolder: examples.individualCustomerId, documentType: 'PASSPORT', country: 'US' }, pdf()) });
     expect(res.status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const customerId = await newCustomerId();
-    const viewer = await tokenWith(['VIEW', 'TRANSACT']);
-    const { response } = await upload({ documentHolder: customerId, documentType: 'PASSPORT', country: 'US' }, pdf(), viewer);
-    expect(response.status).toBe(403);
   });
 
   itServer('404: unknown holder', async () => {
@@ -161,29 +132,12 @@ describe('listDocuments', () => {
     expect(data).toMatchObject({ data: expect.any(Array), hasMore: expect.any(Boolean), totalCount: expect.any(Number) });
   });
 
-  itServer("200: one holder's documents, newest first, paged", async () => {
-    const customerId = await newCustomerId();
-    const created = [await newDocument(customerId), await newDocument(customerId, { documentType: 'PROOF_OF_ADDRESS' }), await newDocument(customerId)];
-    await newDocument(await newCustomerId());
-    const first = await api.GET('/documents', { params: { query: { documentHolder: customerId, limit: 2 } } });
-    expect(first.data).toMatchObject({ hasMore: true, totalCount: 3 });
-    expect(first.data?.data.map((d) => d.id)).toEqual([created[2]?.id, created[1]?.id]);
-    const second = await api.GET('/documents', { params: { query: { documentHolder: customerId, limit: 2, cursor: first.data?.nextCursor ?? '' } } });
-    expect(second.data).toMatchObject({ hasMore: false, totalCount: 3 });
-    expect(second.data?.data).toEqual([created[0]]);
-  });
-
   it('400: rejects an invalid filter', async () => {
     expect((await raw('GET', '/documents?documentHolder=Token:abc')).status).toBe(400);
   });
 
   it('401: requires credentials', async () => {
     expect((await raw('GET', '/documents', { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const manager = await tokenWith(['MANAGE']);
-    expect((await manager.GET('/documents')).response.status).toBe(403);
   });
 });
 
@@ -192,23 +146,11 @@ describe('getDocument', () => {
     const document = await newDocument(await newCustomerId());
     const { data, response } = await getDocument(document.id);
     expect(response.status).toBe(200);
-    expect(data?.id).toMatch(/^Document:/);
-  });
-
-  itServer('404: unknown document', async () => {
-    const { response, error } = await getDocument(missingDocument);
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'DOCUMENT_NOT_FOUND' });
+    expect(data?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // opaque, not a typed identifier
   });
 
   it('401: requires credentials', async () => {
     expect((await raw('GET', `/documents/${missingDocument}`, { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const document = await newDocument(await newCustomerId());
-    const manager = await tokenWith(['MANAGE']);
-    expect((await manager.GET('/documents/{documentId}', { params: { path: { documentId: document.id } } })).response.status).toBe(403);
   });
 });
 
@@ -247,27 +189,6 @@ describe('replaceDocument', () => {
     const res = await raw('PUT', `/documents/${missingDocument}`, { auth: false, body: formData({ documentType: 'PASSPORT', country: 'US' }, pdf()) });
     expect(res.status).toBe(401);
   });
-
-  itServer('403: needs MANAGE', async () => {
-    const document = await newDocument(await newCustomerId());
-    const viewer = await tokenWith(['VIEW']);
-    expect((await replace(document.id, { documentType: 'PASSPORT', country: 'US' }, pdf(), viewer)).response.status).toBe(403);
-  });
-
-  itServer('404: unknown document', async () => {
-    const { response, error } = await replace(missingDocument, { documentType: 'PASSPORT', country: 'US' });
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'DOCUMENT_NOT_FOUND' });
-  });
-
-  itServer('410: the document of a deleted customer', async () => {
-    const customerId = await newCustomerId();
-    const document = await newDocument(customerId);
-    await deleteCustomer(customerId);
-    const { response, error } = await replace(document.id, { documentType: 'PASSPORT', country: 'US' });
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
-  });
 });
 
 describe('deleteDocument', () => {
@@ -299,27 +220,5 @@ describe('deleteDocument', () => {
 
   it('401: requires credentials', async () => {
     expect((await raw('DELETE', `/documents/${missingDocument}`, { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const document = await newDocument(await newCustomerId());
-    const viewer = await tokenWith(['VIEW']);
-    expect((await deleteDocument(document.id, viewer)).response.status).toBe(403);
-    expect((await getDocument(document.id)).response.status).toBe(200);
-  });
-
-  itServer('404: unknown document', async () => {
-    const { response, error } = await deleteDocument(missingDocument);
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'DOCUMENT_NOT_FOUND' });
-  });
-
-  itServer('410: the document of a deleted customer', async () => {
-    const customerId = await newCustomerId();
-    const document = await newDocument(customerId);
-    await deleteCustomer(customerId);
-    const { response, error } = await deleteDocument(document.id);
-    expect(response.status).toBe(410);
-    expect(error).toMatchObject({ code: 'CUSTOMER_DELETED' });
   });
 });

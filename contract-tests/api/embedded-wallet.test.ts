@@ -1,13 +1,15 @@
 // Embedded Wallets on the shared target: how wallets are opened and named, credentials (first one
 // at once, further ones by signed retry, one per type, the last one kept), the proofs of each
 // type with the sandbox's magic values, sessions, and the one signed-retry mechanism behind every
-// wallet action (credentials, sessions, settings, export, quote execution). Rules that need the
-// clock to move are in server/embedded-wallet-time.test.ts.
+// wallet action (credentials, sessions, settings, export, transfer-out, quote execution). Rules
+// that need the clock to move are in server/embedded-wallet-time.test.ts.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, inject } from 'vitest';
 import { api, describeServer, errorOf, isMock, itPostgres, itServer } from '../support/api.ts';
-import { createExternalAccount, customerInternalAccount, fund, balanceOf } from '../support/factories.ts';
+import { createExternalAccount, customerInternalAccount, fund, balanceOf, listTransactions } from '../support/factories.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { createQuote, executeQuote, ok, postQuote } from '../support/quotes.ts';
+import { connectAgent } from '../support/agents.ts';
 import {
   CLIENT_KEY,
   oidcToken,
@@ -15,6 +17,7 @@ import {
   passkeyAssertion,
   passkeyBody,
   signed,
+  SIGNATURE,
   wallets as w,
   type AuthMethod,
   type AuthSession,
@@ -60,14 +63,21 @@ describeServer('opening and naming Embedded Wallets', () => {
     expect(unknown.status).toBe(400);
   });
 
-  itServer('EmbeddedWallet:<uuid> names the same wallet on input; answers use InternalAccount:', async () => {
+  itServer('credentials and sessions name the wallet EmbeddedWallet:<uuid>; requests may name it either way', async () => {
     const { customerId, walletId } = await w.newWallet();
     const alias = `EmbeddedWallet:${uuidOf(walletId)}`;
     const account = await ok<{ id: string }>(w.getAccount(alias));
     expect(account.id).toBe(walletId);
-    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: alias, email: 'jane@example.com' }), 201);
-    expect(credential.accountId).toBe(walletId);
-    expect((await w.listCredentials(alias)).data.map((c) => c.id)).toEqual([credential.id]);
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
+    expect(credential.accountId).toBe(alias);
+    const session = await ok<AuthSession>(w.verify(credential.id, otpProof()));
+    expect(session.accountId).toBe(alias);
+    for (const name of [alias, walletId]) {
+      expect((await w.listCredentials(name)).data).toEqual([credential]);
+      expect((await w.listSessions(name)).data.map((s) => [s.id, s.accountId])).toEqual([[session.id, alias]]);
+    }
+    const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(alias), headers)), 201);
+    expect(passkey.accountId).toBe(alias);
     // The alias names wallets only: a held account's uuid behind it is not found.
     const held = await customerInternalAccount(customerId, 'USD');
     expect((await w.getAccount(`EmbeddedWallet:${uuidOf(held.id)}`)).status).toBe(404);
@@ -88,13 +98,95 @@ describeServer('opening and naming Embedded Wallets', () => {
     expect(missing.status).toBe(404);
   });
 
-  itServer('a wallet pays out only through a signed quote: transfer-out from it is 400', async () => {
-    const { customerId, walletId } = await w.walletWithSession();
-    await fund(walletId, 5_000);
-    const external = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
-    const res = await w.call('POST', '/transfer-out', { source: { accountId: walletId }, destination: { accountId: external.id }, amount: 100 });
-    expect(res.status).toBe(400);
-    expect(await balanceOf(walletId)).toBe(5_000);
+});
+
+describeServer('transfer-out from an Embedded Wallet: a signed retry', () => {
+  /** A wallet with a session, funded, and a USD bank account of its owner. */
+  async function payout(funding: number) {
+    const wallet = await w.walletWithSession();
+    await fund(wallet.walletId, funding);
+    const external = await createExternalAccount({ customerId: wallet.customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const body = (amount: number) => ({ source: { accountId: wallet.walletId }, destination: { accountId: external.id }, amount });
+    const send = (amount: number, headers: Record<string, string> = {}) => w.call('POST', '/transfer-out', body(amount), headers);
+    const sent = async () => (await listTransactions({ accountId: external.id })).totalCount;
+    return { ...wallet, external: external.id, send, sent };
+  }
+
+  itServer('202 changes nothing; the identical request signed by a session sends it (201); its requestId is then spent', async () => {
+    const p = await payout(5_000);
+    const challenge = await ok<SignedRetryChallenge>(p.send(1_200), 202);
+    expect(challenge.type).toBe('EMAIL_OTP');
+    expect(JSON.parse(challenge.payloadToSign)).toEqual({
+      requestId: challenge.requestId,
+      operation: 'createTransferOut',
+      accountId: p.walletId,
+      amount: 1_200,
+      currency: 'USD',
+      destinationAccountId: p.external,
+      bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+    expect(await p.sent()).toBe(0);
+
+    expect(await reasonOf(await p.send(1_200, signed(challenge, 'forged')))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
+    expect(await reasonOf(await p.send(1_300, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID', reason: 'Request-Id issued for another request' });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+
+    const tx = await ok<{ id: string; type: string; status: string; source: { accountId: string } }>(p.send(1_200, signed(challenge)), 201);
+    expect(tx).toMatchObject({ type: 'OUTGOING', status: 'COMPLETED', source: { accountId: p.walletId } });
+    expect(await balanceOf(p.walletId)).toBe(3_800);
+    expect(await reasonOf(await p.send(1_200, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
+    expect(await p.sent()).toBe(1);
+  });
+
+  itServer('a transfer bound to fail gets no challenge; a signed retry that fails spends nothing and is sent again', async () => {
+    const p = await payout(1_000);
+    expect(await reasonOf(await p.send(2_000))).toMatchObject({ status: 400, code: 'INSUFFICIENT_FUNDS' });
+    await fund(p.walletId, 1_500);
+    const challenge = await ok<SignedRetryChallenge>(p.send(2_000), 202);
+    // Meanwhile another signed transfer leaves less than the first one's amount.
+    await ok(await w.signedRetry((headers) => p.send(1_000, headers)), 201);
+    expect(await reasonOf(await p.send(2_000, signed(challenge)))).toMatchObject({ status: 400, code: 'INSUFFICIENT_FUNDS' });
+    await fund(p.walletId, 1_000);
+    await ok(p.send(2_000, signed(challenge)), 201);
+    expect(await balanceOf(p.walletId)).toBe(500);
+    expect(await p.sent()).toBe(2);
+  });
+
+  itServer('Idempotency-Key: the 202 and a 401 are not stored; the signed retry is, and replays for either call', async () => {
+    const p = await payout(5_000);
+    const key = { 'Idempotency-Key': randomUUID() };
+    const first = await p.send(1_000, key);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const challenge = await ok<SignedRetryChallenge>(first, 202);
+    const again = await ok<SignedRetryChallenge>(p.send(1_000, key), 202);
+    expect(again.requestId).not.toBe(challenge.requestId);
+    expect((await p.send(1_000, { ...key, ...signed(challenge, 'forged') })).status).toBe(401);
+
+    const done = await p.send(1_000, { ...key, ...signed(challenge) });
+    expect(done.headers.get('idempotent-replayed')).toBeNull();
+    const tx = await ok<{ id: string }>(done, 201);
+    for (const headers of [signed(challenge), signed(again), {}]) {
+      const replayed = await p.send(1_000, { ...key, ...headers });
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect((await ok<{ id: string }>(replayed, 201)).id).toBe(tx.id);
+    }
+    expect((await p.send(2_000, { ...key, ...signed(again) })).status).toBe(422);
+    expect(await balanceOf(p.walletId)).toBe(4_000);
+    expect(await p.sent()).toBe(1);
+  });
+
+  itServer('an agent cannot send from a wallet (400); a held account ignores the signature headers', async () => {
+    const p = await payout(5_000);
+    const { via } = await connectAgent({}, p.customerId);
+    const refused = await via.POST('/agents/me/transfer-out', { body: { source: { accountId: p.walletId }, destination: { accountId: p.external }, amount: 100 } });
+    expect(refused.error).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(await balanceOf(p.walletId)).toBe(5_000);
+
+    const held = await customerInternalAccount(p.customerId, 'USD');
+    await fund(held.id, 1_000);
+    const res = await w.call('POST', '/transfer-out', { source: { accountId: held.id }, destination: { accountId: p.external }, amount: 100 }, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' }));
+    expect(res.status).toBe(201);
   });
 });
 
@@ -104,7 +196,7 @@ describeServer('credentials', () => {
     const res = await w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane.doe@example.com' });
     expect(res.status).toBe(201);
     const credential = (await res.json()) as AuthMethod;
-    expect(credential).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP', nickname: 'jane.doe@example.com' });
+    expect(credential).toMatchObject({ accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'EMAIL_OTP', nickname: 'jane.doe@example.com' });
     const emails = await w.emails(credential.id);
     expect(emails.length).toBe(1);
     expect(emails[0]).toMatchObject({ to: 'jane.doe@example.com' });
@@ -154,7 +246,7 @@ describeServer('credentials', () => {
       code: 'REQUEST_ID_INVALID',
       reason: 'Request-Id issued for another request',
     });
-    expect(await reasonOf(await w.addCredential(body, signed({ requestId: 'Request:019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
+    expect(await reasonOf(await w.addCredential(body, signed({ requestId: '019542f5-b3e7-1d02-0000-00000000beef' })))).toMatchObject({
       status: 401,
       code: 'REQUEST_ID_INVALID',
       reason: 'Unknown or expired Request-Id',
@@ -163,9 +255,11 @@ describeServer('credentials', () => {
 
     const done = await w.addCredential(body, signed(challenge));
     expect(done.status).toBe(201);
-    expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: walletId });
-    // Repeated, it adds nothing: the wallet has its passkey now.
-    expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+    expect((await done.json()) as AuthMethod).toMatchObject({ type: 'PASSKEY', nickname: "Jane's iPhone", accountId: `EmbeddedWallet:${uuidOf(walletId)}` });
+    // Repeated, it adds nothing: the retry spent its requestId, checked before the credential types.
+    expect(await reasonOf(await w.addCredential(body, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED', reason: 'Request-Id already used' });
+    expect(await reasonOf(await w.addCredential(body, { 'Request-Id': challenge.requestId }))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
+    expect(await reasonOf(await w.addCredential(body))).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
     expect((await w.listCredentials(walletId)).data.length).toBe(2);
   });
 
@@ -210,7 +304,7 @@ describeServer('credentials', () => {
       reason: 'Invalid OIDC token',
     });
     const session = await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }));
-    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'OAUTH' });
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'OAUTH' });
   });
 
   itServer('PASSKEY: registration must answer the top-level challenge; transports are the W3C values', async () => {
@@ -229,7 +323,7 @@ describeServer('challenge, verify and sessions', () => {
     const credential = await ok<AuthMethod>(w.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }), 201);
     expect(await reasonOf(await w.verify(credential.id, otpProof('123456')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
     const session = await ok<AuthSession>(w.verify(credential.id, otpProof()));
-    expect(session).toMatchObject({ credentialId: credential.id, accountId: walletId, type: 'EMAIL_OTP' });
+    expect(session).toMatchObject({ credentialId: credential.id, accountId: `EmbeddedWallet:${uuidOf(walletId)}`, type: 'EMAIL_OTP' });
     expect(session.encryptedSessionSigningKey).toMatch(/^[0-9a-f]+$/);
     expect(Date.parse(session.expiresAt) - Date.parse(session.createdAt)).toBe(15 * 60_000);
     // Used up: the next session needs a new code.
@@ -239,11 +333,30 @@ describeServer('challenge, verify and sessions', () => {
     expect((await w.emails(credential.id)).length).toBe(2);
     await ok<AuthSession>(w.verify(credential.id, otpProof()));
     const sessions = await w.listSessions(walletId);
-    expect(Object.keys(sessions)).toEqual(['data']);
+    expect(sessions).toMatchObject({ hasMore: false, totalCount: 2 });
     expect(sessions.data.length).toBe(2);
     expect(sessions.data.every((s) => s.encryptedSessionSigningKey === undefined)).toBe(true);
     // The wrong type for the credential, or a clientPublicKey on an EMAIL_OTP challenge, is 400.
     expect((await w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY })).status).toBe(400);
+  });
+
+  itServer('a wrong proof is 401 with its reason whatever its shape; only an otp that is not six digits is 400', async () => {
+    // Each the first credential of a new wallet: created at once, with failures counted apart.
+    const first = async (body: (walletId: string) => unknown) => ok<AuthMethod>(w.addCredential(await body((await w.newWallet()).walletId)), 201);
+    const oauth = await first(async (walletId) => ({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }));
+    for (const oidcToken of ['not a JWT, not the magic value', '']) {
+      expect(await reasonOf(await w.verify(oauth.id, { type: 'OAUTH', oidcToken, clientPublicKey: CLIENT_KEY }))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OIDC token' });
+    }
+    const passkey = await first((walletId) => passkeyBody(walletId));
+    const challenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
+    expect(await reasonOf(await w.verify(passkey.id, passkeyAssertion('not base64url: +/!'), { 'Request-Id': challenge.requestId }))).toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      reason: 'Invalid passkey signature',
+    });
+    const otp = await first((walletId) => ({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane@example.com' }));
+    expect(await reasonOf(await w.verify(otp.id, otpProof('12345')))).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(await reasonOf(await w.verify(otp.id, otpProof('123456')))).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
   });
 
   itServer('PASSKEY: clientPublicKey only on /challenge; verify with the challenge requestId, single use', async () => {
@@ -277,12 +390,40 @@ describeServer('challenge, verify and sessions', () => {
   itServer('a revoked session authorizes nothing; revoking a session is itself a signed retry (204)', async () => {
     const { walletId, session } = await w.walletWithSession();
     const pending = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
-    const revoked = await w.signedRetry((headers) => w.revokeSession(session.id, headers));
-    expect(revoked.status).toBe(204);
+    const challenge = await ok<SignedRetryChallenge>(w.revokeSession(session.id), 202);
+    expect((await w.revokeSession(session.id, signed(challenge))).status).toBe(204);
     expect((await w.listSessions(walletId)).data).toEqual([]);
     expect((await w.revokeSession(session.id)).status).toBe(404);
+    // Sent again, the retry finds its requestId spent before it looks for the session.
+    expect(await reasonOf(await w.revokeSession(session.id, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     const refused = await w.updateWallet(walletId, { privateEnabled: true }, signed(pending));
     expect(await reasonOf(refused)).toMatchObject({ status: 401, reason: 'No active session' });
+  });
+});
+
+describeServer('listing sessions', () => {
+  itServer('GET /auth/sessions pages like every list: past 100 sessions, with limit, cursor, hasMore and totalCount', async () => {
+    // OAUTH verifies without a challenge step: 102 sessions in a row.
+    const { walletId } = await w.newWallet();
+    const credential = await ok<AuthMethod>(w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: await freshToken() }), 201);
+    const opened: string[] = [];
+    for (let i = 0; i < 102; i++) opened.push((await ok<AuthSession>(w.verify(credential.id, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY }))).id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await w.listSessions(walletId, { limit: 40, ...(cursor === undefined ? {} : { cursor }) });
+      expect(page.totalCount).toBe(102);
+      seen.push(...page.data.map((s) => s.id));
+      cursor = page.hasMore ? page.nextCursor : undefined;
+      pages++;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...opened].reverse());
+    const first = await w.listSessions(walletId);
+    expect(first).toMatchObject({ hasMore: true, totalCount: 102 });
+    expect(first.data).toHaveLength(20);
+    expect((await reasonOf(await w.call('GET', `/auth/sessions?accountId=${walletId}&limit=101`))).status).toBe(400);
   });
 });
 
@@ -302,8 +443,10 @@ describeServer('revoking credentials', () => {
     expect(await reasonOf(await w.revokeCredential(otp.id, signed(challenge)))).toMatchObject({ status: 400, code: 'SAME_CREDENTIAL_SESSION' });
     const passkeyChallenge = await ok<{ requestId: string }>(w.challenge(passkey.id, { clientPublicKey: CLIENT_KEY }));
     await ok<AuthSession>(w.verify(passkey.id, passkeyAssertion(), { 'Request-Id': passkeyChallenge.requestId }));
+    // The 400 spent nothing: the same requestId, signed by the passkey's session, revokes.
     const done = await w.revokeCredential(otp.id, signed(challenge));
     expect(done.status).toBe(204);
+    expect(await reasonOf(await w.revokeCredential(otp.id, signed(challenge)))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     expect((await w.listCredentials(walletId)).data.map((c) => c.id)).toEqual([passkey.id]);
     const sessions = (await w.listSessions(walletId)).data;
     expect(sessions.map((s) => s.credentialId)).toEqual([passkey.id]);
@@ -324,6 +467,17 @@ describeServer('races on PostgreSQL', () => {
     const created = await Promise.all(Array.from({ length: 5 }, () => w.addCredential(passkeyBody(other.walletId))));
     expect(created.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
     expect((await w.listCredentials(other.walletId)).data.length).toBe(1);
+
+    // One signed retry sent five times at once: one adds the credential, the others find the requestId spent.
+    const third = await w.walletWithSession();
+    const oauthBody = { type: 'OAUTH', accountId: third.walletId, oidcToken: await freshToken() };
+    const oauthChallenge = await ok<SignedRetryChallenge>(w.addCredential(oauthBody), 202);
+    const retried = await Promise.all(Array.from({ length: 5 }, () => w.addCredential(oauthBody, signed(oauthChallenge))));
+    expect(await Promise.all(retried.map(async (r) => (r.status === 201 ? '201' : `${r.status} ${(await errorOf(r)).code}`)))).toEqual(
+      expect.arrayContaining(['201', '401 REQUEST_ID_REUSED']),
+    );
+    expect(retried.filter((r) => r.status === 201).length).toBe(1);
+    expect(retried.every((r) => r.status === 201 || r.status === 401)).toBe(true);
 
     // Two credentials, each with a session, revoked at once by signed retries: one stays.
     const passkey = await ok<AuthMethod>(await w.signedRetry((headers) => w.addCredential(passkeyBody(walletId), headers)), 201);
@@ -377,7 +531,7 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     const quote = await createQuote(body);
     expect(quote.source).toMatchObject({ accountId: walletId });
     const payload = JSON.parse(quote.payloadToSign ?? '{}') as Record<string, unknown>;
-    expect(payload).toEqual({ requestId: expect.stringMatching(/^Request:/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
+    expect(payload).toEqual({ requestId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), operation: 'executeQuote', accountId: walletId, quoteId: quote.id, totalSendingAmount: 1_000, sendingCurrency: 'USD' });
     expect(await reasonOf(await executeQuote(quote.id))).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
     expect(await reasonOf(await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'forged' }))).toMatchObject({ status: 401, reason: 'Invalid Service-Wallet-Signature' });
     const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
@@ -386,7 +540,27 @@ describe.skipIf(isMock)('quotes from an Embedded Wallet', () => {
     const executed = await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) }));
     expect(executed.status).toBe(200);
     expect(await balanceOf(walletId)).toBe(9_000);
+    // The execution spent the requestId: presented again it is 401 before the quote's state (409).
+    expect(await reasonOf(await executeQuote(quote.id, undefined, signed({ requestId: String(payload.requestId) })))).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
     expect((await executeQuote(quote.id, undefined, { 'Service-Wallet-Signature': 'sandbox-valid-signature' })).status).toBe(409);
+  });
+
+  itServer("an agent's execution takes the same headers: Request-Id checked first, spent by the execution", async () => {
+    const { walletId, customerId } = await w.walletWithSession();
+    await fund(walletId, 10_000);
+    const { via } = await connectAgent({}, customerId);
+    const { data: quote } = await via.POST('/agents/me/quotes', { body: await toEur(walletId, customerId, 1_000) });
+    if (quote === undefined) throw new Error('no quote');
+    const requestId = String((JSON.parse(quote.payloadToSign ?? '{}') as { requestId?: string }).requestId);
+    const execute = (header: { 'Service-Wallet-Signature'?: string; 'Request-Id'?: string }) => via.POST('/agents/me/quotes/{quoteId}/execute', { params: { path: { quoteId: quote.id }, header } });
+    const other = await ok<SignedRetryChallenge>(w.updateWallet(walletId, { privateEnabled: true }), 202);
+    expect((await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': other.requestId })).error).toMatchObject({ status: 401, code: 'REQUEST_ID_INVALID' });
+    expect((await execute({ 'Request-Id': requestId })).error).toMatchObject({ status: 401, reason: 'Missing Service-Wallet-Signature' });
+    expect(await balanceOf(walletId)).toBe(10_000);
+    const executed = await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': requestId });
+    expect(executed.data).toMatchObject({ type: 'EXECUTE_QUOTE', status: 'APPROVED' });
+    expect(await balanceOf(walletId)).toBe(9_000);
+    expect((await execute({ 'Service-Wallet-Signature': SIGNATURE, 'Request-Id': requestId })).error).toMatchObject({ status: 401, code: 'REQUEST_ID_REUSED' });
   });
 
   itServer('without an active session nothing executes; a wallet without a credential cannot be quoted from', async () => {

@@ -47,7 +47,7 @@ describeServer('listExchangeRates on the server', () => {
       expect(rate.sendingAmount).toBe(10_000);
       expect(rate.fees.total).toBe(rate.fees.fixed + rate.fees.variable);
       expect(rate.fees.variable).toBe(100);
-      // floor((sending - fees) / rate), within the rounding of the shown rate.
+      // floor((sending - fees) / rate), within the rounding of the shown rate (both currencies have 2 decimals).
       const expected = (rate.sendingAmount - rate.fees.total) / rate.exchangeRate;
       expect(Math.abs(rate.receivingAmount - expected)).toBeLessThanOrEqual(Math.max(1, expected * 1e-7));
       expect(rate.minSendingAmount).toBeLessThanOrEqual(rate.maxSendingAmount);
@@ -85,6 +85,47 @@ describeServer('listExchangeRates on the server', () => {
     const forged = await raw('GET', '/exchange-rates?cursor=eyJrIjoiVVNEOkVVUiJ9.AAAA');
     expect(forged.status).toBe(400);
     expect((await errorOf(forged)).code).toBe('INVALID_CURSOR');
+  });
+
+  it('states each rate in whole units, whatever the decimals: about 95,238 USD per BTC and 0.0066 USD per JPY', async () => {
+    const page = await rates({ sourceCurrency: 'USD', destinationCurrency: ['BTC', 'JPY', 'EUR'], sendingAmount: 1_000_000 });
+    const byCode = Object.fromEntries(page.data.map((r) => [r.destinationCurrency.code, r]));
+    // The sandbox's table: 0.0000105 BTC, 151.3 JPY and 0.92 EUR per USD, each within its 0.25% drift.
+    for (const [code, perUsd] of [['BTC', 0.0000105], ['JPY', 151.3], ['EUR', 0.92]] as const) {
+      const rate = byCode[code];
+      if (rate === undefined) throw new Error(`no USD to ${code} rate`);
+      expect(rate.exchangeRate * perUsd, code).toBeGreaterThan(0.997);
+      expect(rate.exchangeRate * perUsd, code).toBeLessThan(1.003);
+      // What arrives agrees with the rate once each side is in whole units.
+      const expected = ((rate.sendingAmount - rate.fees.total) / 10 ** rate.sourceCurrency.decimals / rate.exchangeRate) * 10 ** rate.destinationCurrency.decimals;
+      // receivingAmount is floored; the shown rate has 8 significant digits.
+      expect(Math.abs(rate.receivingAmount - expected), code).toBeLessThanOrEqual(Math.max(1, expected * 1e-7));
+    }
+  });
+
+  it('a quote across decimals (USD to BTC) states its rate in whole units: sending per receiving', async () => {
+    const customer = await createIndividualCustomer({ currencies: ['USD', 'BTC'] });
+    const usd = await customerInternalAccount(customer.id, 'USD');
+    const btc = await customerInternalAccount(customer.id, 'BTC');
+    const quote = await createQuote({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: btc.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100_000 });
+    const wholeRate = (quote.totalSendingAmount - quote.feesIncluded) / 100 / (quote.totalReceivingAmount / 1e8);
+    expect(Math.abs(quote.exchangeRate - wholeRate) / wholeRate).toBeLessThan(1e-7);
+    expect(quote.exchangeRate).toBeGreaterThan(90_000);
+    const [listed] = (await rates({ sourceCurrency: 'USD', destinationCurrency: ['BTC'] })).data;
+    if (listed !== undefined && listed.updatedAt === new Date(Math.floor(Date.parse(quote.createdAt) / 300_000) * 300_000).toISOString()) {
+      expect(Math.abs(quote.exchangeRate - listed.exchangeRate) / listed.exchangeRate).toBeLessThan(1e-4);
+    }
+  });
+
+  it('a receiver lookup estimates units of the receiving currency per US dollar, in whole units', async () => {
+    const customer = await createIndividualCustomer({ currencies: ['USD'] });
+    const lookup = await api.GET('/receiver/uma/{receiverUmaAddress}', { params: { path: { receiverUmaAddress: '$success.mxn@sandbox.uma.money' }, query: { customerId: customer.id } } });
+    expect(lookup.data?.supportedCurrencies.map((c) => [c.currency.code, c.estimatedExchangeRate])).toEqual([['MXN', 18.52]]);
+    const wallet = await api.POST('/customers/external-accounts', {
+      body: { customerId: customer.id, currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: `sp1pgss${Date.now()}000` } },
+    });
+    const walletLookup = await api.GET('/receiver/external-account/{externalAccountId}', { params: { path: { externalAccountId: wallet.data?.id ?? '' }, query: { customerId: customer.id } } });
+    expect(walletLookup.data?.supportedCurrencies.map((c) => [c.currency.code, c.estimatedExchangeRate])).toEqual([['BTC', 0.0000105]]);
   });
 
   it('a quote made in the same window converts at the listed rate', async () => {

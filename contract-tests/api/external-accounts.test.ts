@@ -47,7 +47,7 @@ describe('createCustomerExternalAccount', () => {
     expect(await listOf(customerId)).toEqual([account]);
   });
 
-  itServer('201: every account type with its currency; business names are verified by legalName; wallets get no name check', async () => {
+  itServer('201: every account type with its currency; business names are verified by fullName too; wallets get no name check', async () => {
     const customerId = await newCustomerId();
     const cases: [string, AccountInfo][] = [
       ['EUR', externalAccountInfo.eur()],
@@ -60,15 +60,45 @@ describe('createCustomerExternalAccount', () => {
     for (const [currency, accountInfo] of cases) {
       const account = await createExternalAccount({ customerId, currency, accountInfo });
       expect(account).toMatchObject({ status: 'ACTIVE', currency, accountInfo });
-      if (accountInfo.accountType === 'SPARK_WALLET') {
+      if (accountInfo.accountType === 'SPARK_WALLET' || accountInfo.beneficiary === undefined) {
         expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
         expect(account).not.toHaveProperty('beneficiaryVerifiedData');
       } else {
-        const name = accountInfo.beneficiary.beneficiaryType === 'BUSINESS' ? accountInfo.beneficiary.legalName : accountInfo.beneficiary.fullName;
-        expect(account).toMatchObject({ beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: name } });
+        expect(account).toMatchObject({ beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: accountInfo.beneficiary.fullName } });
       }
     }
     expect(await listOf(customerId)).toHaveLength(cases.length);
+  });
+
+  it('201: an AED account needs only its iban and swiftCode; without a beneficiary it gets no name check', async () => {
+    const customerId = isMock ? 'Customer:019542f5-b3e7-1d02-0000-000000000021' : await newCustomerId();
+    const { iban, swiftCode } = externalAccountInfo.aed();
+    const accountInfo = { accountType: 'AED_ACCOUNT', iban, swiftCode } as const;
+    const account = await createExternalAccount({ customerId, currency: 'AED', accountInfo });
+    if (isMock) return;
+    expect(account).toMatchObject({ status: 'ACTIVE', currency: 'AED', accountInfo });
+    expect(account.accountInfo).not.toHaveProperty('beneficiary');
+    expect(account).not.toHaveProperty('beneficiaryVerificationStatus');
+    expect((await getCustomerAccount(account.id)).data).toEqual(account);
+  });
+
+  it('201: a beneficiary needs only beneficiaryType and fullName, a business too; its address takes whatever parts are known', async () => {
+    const customerId = isMock ? 'Customer:019542f5-b3e7-1d02-0000-000000000011' : await newCustomerId();
+    const { iban, swiftCode } = externalAccountInfo.eur();
+    const business = { accountType: 'EUR_ACCOUNT', iban, swiftCode, beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS' } } as const;
+    const created = await createExternalAccount({ customerId, currency: 'EUR', accountInfo: business });
+    const individual = externalAccountInfo.usd();
+    const partialAddress = { ...individual, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe', address: { city: 'Lyon', country: 'FR' } } } as const;
+    const withAddress = await createExternalAccount({ customerId, currency: 'USD', accountInfo: partialAddress });
+    if (isMock) return;
+    expect(created).toMatchObject({ accountInfo: business, beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: 'Northwind Payouts SAS' } });
+    expect(withAddress.accountInfo).toEqual(partialAddress);
+    // The old business shape, named by legalName, is refused.
+    const legacy = await raw('POST', '/customers/external-accounts', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customerId, currency: 'EUR', accountInfo: { ...externalAccountInfo.eur(), beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Northwind Payouts SAS' } } }),
+    });
+    expect(legacy.status).toBe(400);
   });
 
   itServer('201: sandbox suffixes 102, 103, 104, 106, 107 select the beneficiary name check', async () => {
@@ -272,6 +302,24 @@ describe('listCustomerExternalAccounts', () => {
       expect(account.status).not.toBe('INACTIVE');
     }
     expect(all.data?.data.map((x) => x.id)).not.toContain(platformAccount.id);
+  });
+
+  itServer('200: status=INACTIVE lists the deleted accounts the default list leaves out; another status only its own', async () => {
+    const customerId = await newCustomerId();
+    const live = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    const deleted = await createExternalAccount({ customerId, currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: deleted.id } } });
+    const list = async (status?: components['schemas']['ExternalAccountStatus']) =>
+      (await api.GET('/customers/external-accounts', { params: { query: { customerId, ...(status === undefined ? {} : { status }) } } })).data;
+    expect((await list())?.data.map((a) => a.id)).toEqual([live.id]);
+    expect(await list('INACTIVE')).toMatchObject({ data: [{ id: deleted.id, status: 'INACTIVE' }], totalCount: 1 });
+    expect((await list('ACTIVE'))?.data.map((a) => a.id)).toEqual([live.id]);
+    expect(await list('UNDER_REVIEW')).toMatchObject({ data: [], totalCount: 0 });
+    const platformGone = await createExternalAccount({ currency: 'USD', accountInfo: externalAccountInfo.usd() });
+    await api.DELETE('/platform/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: platformGone.id } } });
+    const platformInactive = await api.GET('/platform/external-accounts', { params: { query: { status: 'INACTIVE', limit: 100 } } });
+    expect(platformInactive.data?.data.map((a) => a.id)).toContain(platformGone.id);
+    expect((await raw('GET', '/customers/external-accounts?status=DELETED')).status).toBe(400);
   });
 
   itServer('200: a customerId that matches no customer gives an empty page', async () => {

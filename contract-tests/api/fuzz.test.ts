@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
 import { fuzz } from '../fuzz/fuzzer.ts';
 import { isMock, isProxy, target } from '../support/api.ts';
 import { ALL_AGENT_PERMISSIONS } from '../support/agents.ts';

@@ -1,5 +1,6 @@
 // Behaviour shared by every operation of the real server: unknown routes and methods, malformed
-// bodies, no leaked internals, and the docs and spec it serves.
+// bodies, no leaked internals, the HTTP layer's own refusals (through a bare socket), and the docs
+// and spec it serves.
 // These are properties of the server, not of the contract's operations, so they do not run on
 // the mock, and go to the server directly (past the Prism proxy, which knows only the contract).
 import { readFileSync } from 'node:fs';
@@ -7,6 +8,8 @@ import { resolve } from 'node:path';
 import { expect, inject } from 'vitest';
 import { credentials, describeServer, itServer, serverBaseUrl as baseUrl } from '../support/api.ts';
 import { basicAuth, jsonBody } from '../support/raw-requests.ts';
+import { rawExchange, type RawResponse } from '../support/raw-http.ts';
+import { validateAgainst } from '../support/schema-validator.ts';
 
 const auth = { Authorization: basicAuth(credentials) };
 const origin = inject('origin');
@@ -61,6 +64,59 @@ describeServer('errors in the documented shape', () => {
     const text = await res.text();
     expect(text).not.toMatch(/\bat \S+ \(|node_modules|SyntaxError|stack/);
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describeServer('refusals of the HTTP layer, in the error shape (through a bare socket)', () => {
+  // Read when a test runs: the mock target (where these are skipped) has no server URL.
+  const server = () => new URL(baseUrl);
+  const authorization = auth.Authorization;
+  /** An answer in the documented error body, with its own X-Request-Id, closing the connection. */
+  async function expectErrorAnswer(answer: RawResponse | undefined, status: number, code: string) {
+    expect(answer?.status).toBe(status);
+    expect(answer?.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer?.headers.connection).toBe('close');
+    const body = JSON.parse(answer?.body ?? '') as unknown;
+    expect(body).toMatchObject({ status, code, message: expect.any(String) });
+    expect(await validateAgainst('#/components/schemas/Error', body)).toEqual([]);
+  }
+
+  itServer('a body longer than its Content-Length: the request is answered, then the extra bytes get 400 INVALID_INPUT', async () => {
+    const base = server();
+    const body = '{"name":"x"}';
+    // The request runs a while (a test control delays its answer): the refusal must wait for it.
+    const request = `GET ${base.pathname}/config HTTP/1.1\r\nHost: ${base.host}\r\nAuthorization: ${authorization}\r\nX-Test-Delay-Ms: 300\r\nContent-Length: 2\r\n\r\n${body}`;
+    const { responses, error } = await rawExchange(origin, request);
+    expect(error).toBeUndefined();
+    expect(responses.map((r) => r.status)).toEqual([200, 400]);
+    expect(JSON.parse(responses[0]?.body ?? '')).toHaveProperty('id');
+    await expectErrorAnswer(responses[1], 400, 'INVALID_INPUT');
+  });
+
+  itServer('a 20,000-character path is 431 REQUEST_HEADERS_TOO_LARGE', async () => {
+    const base = server();
+    const { responses, error } = await rawExchange(origin, `GET ${base.pathname}/customers/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: ${base.host}\r\n\r\n`);
+    expect(error).toBeUndefined();
+    expect(responses).toHaveLength(1);
+    await expectErrorAnswer(responses[0], 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  itServer('a 100,000-character query value is 431 too, read to the end: no reset', async () => {
+    const base = server();
+    const { responses, error } = await rawExchange(origin, `GET ${base.pathname}/customers?platformCustomerId=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: ${base.host}\r\n\r\n`);
+    expect(error).toBeUndefined();
+    expect(responses).toHaveLength(1);
+    await expectErrorAnswer(responses[0], 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  itServer('bytes that are not HTTP are 400 INVALID_INPUT; a long path under 16 KiB reaches the API', async () => {
+    const base = server();
+    const garbage = await rawExchange(origin, 'HELLO THERE\r\n\r\n');
+    expect(garbage.error).toBeUndefined();
+    await expectErrorAnswer(garbage.responses[0], 400, 'INVALID_INPUT');
+    const long = await rawExchange(origin, `GET ${base.pathname}/no-such/${'a'.repeat(10_000)} HTTP/1.1\r\nHost: ${base.host}\r\nConnection: close\r\n\r\n`);
+    expect(long.responses.map((r) => [r.status, (JSON.parse(r.body) as { code: string }).code])).toEqual([[404, 'ROUTE_NOT_FOUND']]);
   });
 });
 

@@ -1,6 +1,8 @@
 // Platform configuration and webhook delivery: getPlatformConfig, updatePlatformConfig,
 // sendSandboxTestWebhook. The configuration is shared by the whole platform, so every test that
-// changes it lives in this file, where tests run one after the other.
+// changes it lives in this file, where tests run one after the other. The first endpoint's secret,
+// the signed events, rotation, 403s and what the test webhook reports are the conformance kit's
+// config.*, webhooks.* and auth.* checks (conformance-kit.test.ts, on a server of their own).
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, errorOf, isMock, itServer, raw } from '../support/api.ts';
@@ -31,12 +33,6 @@ describe('getPlatformConfig', () => {
 
   it('401: requires credentials', async () => {
     expect((await raw('GET', '/config', { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs VIEW', async () => {
-    const { response, error } = await (await tokenWith(['TRANSACT'])).GET('/config');
-    expect(response.status).toBe(403);
-    expect(error).toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
@@ -118,7 +114,7 @@ describe('webhook events', () => {
     expect(config?.webhookEndpoint).toBeUndefined();
     const { data: withSecret } = await api.PATCH('/config', { body: { webhookEndpoint: own.url } });
     const secret = withSecret?.webhookSigningSecret ?? '';
-    const customer = await createBusinessCustomer({ businessInfo: { legalName: 'Webhook Test Ltd', registrationNumber: `REG${Date.now()}002` } });
+    const customer = await createBusinessCustomer({ businessInfo: { legalName: 'Webhook Test Ltd', registrationNumber: `REG${Date.now()}002`, taxId: '98-7654321' } });
     const { data: verification } = await api.POST('/verifications', { body: { customerId: customer.id } });
     expect(verification?.verificationStatus).toBe('REJECTED');
 
@@ -132,20 +128,15 @@ describe('webhook events', () => {
     expect(Object.keys(byType).sort()).toEqual(['CUSTOMER_KYB_REJECTED', 'VERIFICATION_STATUS_UPDATED']);
     expect(await validateAgainst('#/components/schemas/VerificationStatusWebhookEvent', byType.VERIFICATION_STATUS_UPDATED)).toEqual([]);
     expect(await validateAgainst('#/components/schemas/CustomerStatusWebhookEvent', byType.CUSTOMER_KYB_REJECTED)).toEqual([]);
-    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer.id, kybStatus: 'REJECTED' });
+    expect(byType.CUSTOMER_KYB_REJECTED?.data).toMatchObject({ id: customer.id, kybStatus: 'REJECTED', businessInfo: { legalName: 'Webhook Test Ltd' } });
+    // Webhook bodies are stored as sent: they never carry the tax id, which the API answers.
+    expect((byType.CUSTOMER_KYB_REJECTED?.data as { businessInfo?: object }).businessInfo).not.toHaveProperty('taxId');
+    expect((await api.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } })).data).toMatchObject({ businessInfo: { taxId: '98-7654321' } });
     await own.close();
   });
 });
 
 describe('sendSandboxTestWebhook', () => {
-  itServer('200: reports what the endpoint answered', async () => {
-    await api.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
-    receiver.answerWith(503, 'busy');
-    const { data, response } = await api.POST('/sandbox/webhooks/test');
-    receiver.answerWith(200, '{"received":true}');
-    expect(response.status).toBe(200);
-    expect(data).toEqual({ response_status: 503, url: receiver.url, response_body: 'busy' });
-  });
 
   it('200: sends a test webhook', async () => {
     if (!isMock) await api.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
@@ -163,11 +154,6 @@ describe('sendSandboxTestWebhook', () => {
 
   it('401: requires credentials', async () => {
     expect((await raw('POST', '/sandbox/webhooks/test', { auth: false })).status).toBe(401);
-  });
-
-  itServer('403: needs MANAGE', async () => {
-    const { response } = await (await tokenWith(['VIEW', 'TRANSACT'])).POST('/sandbox/webhooks/test');
-    expect(response.status).toBe(403);
   });
 });
 

@@ -32,8 +32,10 @@ function expectConsistent(quote: Quote) {
   if (d === undefined) throw new Error('a quote without rateDetails');
   expect(quote.feesIncluded).toBe(d.serviceApiFixedFee + d.serviceApiVariableFeeAmount);
   expect(d.serviceApiVariableFeeAmount).toBe(Math.floor((quote.totalSendingAmount * Math.round(d.serviceApiVariableFeeRate * 10_000)) / 10_000));
+  // Sending-currency units per receiving-currency unit, both in whole units.
   const net = quote.totalSendingAmount - quote.feesIncluded;
-  expect(quote.exchangeRate).toBeCloseTo(net / quote.totalReceivingAmount, 6);
+  const whole = net / 10 ** quote.sendingCurrency.decimals / (quote.totalReceivingAmount / 10 ** quote.receivingCurrency.decimals);
+  expect(Math.abs(quote.exchangeRate - whole) / whole).toBeLessThan(1e-7);
 }
 
 describe('createQuote', () => {
@@ -99,6 +101,23 @@ describe('createQuote', () => {
     const res = await postQuote({ ...toEur(usd.id, other.external.id, 1_000) });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe('ACCOUNT_OWNER_MISMATCH');
+  });
+
+  itServer('400 ACCOUNT_NOT_ACTIVE: a deleted (INACTIVE) external account as destination, naming it', async () => {
+    const { customer, usd } = await usdEurCustomer(0);
+    const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur('000') });
+    expect((await api.DELETE('/customers/external-accounts/{externalAccountId}', { params: { path: { externalAccountId: external.id } } })).response.status).toBe(204);
+    const res = await postQuote(toEur(usd.id, external.id, 1_000));
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVE', details: { accountId: external.id } });
+  });
+
+  itServer('400 INVALID_INPUT: a rail the destination account cannot be paid on', async () => {
+    const { customer, usd } = await usdEurCustomer(0);
+    const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur('000') });
+    const res = await postQuote({ ...toEur(usd.id, external.id, 1_000), destination: { destinationType: 'ACCOUNT', accountId: external.id, paymentRail: 'ACH' } });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('EUR_ACCOUNT can be paid on SEPA, SEPA_INSTANT, SWIFT, not ACH') });
   });
 
   itServer('immediatelyExecute: created and executed in one call', async () => {
@@ -202,11 +221,15 @@ describeServer('executeQuote', () => {
 });
 
 describeServer('UMA destinations', () => {
-  it('a lookup, then a quote with the required sender data, paid and COMPLETED', async () => {
+  it('a lookup, then a quote with every sender field the lookup listed, paid and COMPLETED', async () => {
     const { customer, usd } = await usdEurCustomer(50_000);
     const lookup = await umaLookup('$success.mxn@sandbox.uma.money', customer.id);
     expect(lookup).toMatchObject({ receiverUmaAddress: '$success.mxn@sandbox.uma.money', supportedCurrencies: [{ currency: { code: 'MXN' } }] });
-    expect(lookup.requiredPayerDataFields).toContainEqual({ name: 'BIRTH_DATE', mandatory: true });
+    expect(lookup.requiredPayerDataFields).toEqual([
+      { name: 'FULL_NAME', mandatory: true },
+      { name: 'BIRTH_DATE', mandatory: true },
+      { name: 'NATIONALITY', mandatory: false },
+    ]);
     const body = {
       source: { sourceType: 'ACCOUNT' as const, accountId: usd.id },
       destination: { destinationType: 'UMA_ADDRESS' as const, umaAddress: '$success.mxn@sandbox.uma.money' },
@@ -218,11 +241,16 @@ describeServer('UMA destinations', () => {
     expect(without.status).toBe(400);
     const error = await errorOf(without);
     expect(error.code).toBe('MISSING_PAYER_DATA');
-    expect(error.details?.missingFields).toEqual(['FULL_NAME', 'BIRTH_DATE']);
-    const noLookup = await postQuote({ ...body, lookupId: undefined, senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' } });
+    expect(error.details?.missingFields).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']);
+    // Every listed field, not only the mandatory ones (the specification's rule).
+    const withoutOptional = await postQuote({ ...body, senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' } });
+    expect(withoutOptional.status).toBe(400);
+    expect(await errorOf(withoutOptional)).toMatchObject({ code: 'MISSING_PAYER_DATA', details: { missingFields: ['NATIONALITY'] } });
+    const senderCustomerInfo = { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21', NATIONALITY: 'US' };
+    const noLookup = await postQuote({ ...body, lookupId: undefined, senderCustomerInfo });
     expect(noLookup.status).toBe(400);
     expect((await errorOf(noLookup)).code).toBe('LOOKUP_REQUIRED');
-    const quote = await createQuote({ ...body, senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' } });
+    const quote = await createQuote({ ...body, senderCustomerInfo });
     expect(quote.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN' });
     expect(quote.rateDetails).toMatchObject({ serviceApiMultiplier: 1 });
     expect(quote.rateDetails?.counterpartyMultiplier).toBeGreaterThan(0.15);
@@ -243,7 +271,7 @@ describeServer('UMA destinations', () => {
       lockedCurrencySide: 'RECEIVING',
       lockedCurrencyAmount: min - 1,
       lookupId: lookup.lookupId,
-      senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' },
+      senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21', NATIONALITY: 'US' },
     });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe('INVALID_AMOUNT');

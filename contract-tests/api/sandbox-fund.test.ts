@@ -1,10 +1,10 @@
-// Sandbox funding: fundSandboxInternalAccount.
+// Sandbox funding: fundSandboxInternalAccount. The replay and the 422 of its Idempotency-Key, 403 and
+// 404 are the conformance kit's idempotency.*, auth.* and errors.* checks (conformance-kit.test.ts).
 import { describe, expect, it } from 'vitest';
 import { api, idempotencyKey, isMock, itServer, raw } from '../support/api.ts';
 import { balanceOf, examples, fund, newCustomerAccount, platformInternalAccount, tokenWith } from '../support/factories.ts';
 import { codeOf, jsonBody } from '../support/raw-requests.ts';
 
-const missingAccount = 'InternalAccount:019542f5-b3e7-1d02-0000-0000000000ff';
 
 describe('fundSandboxInternalAccount', () => {
   it('200: adds the amount and returns the account with its new balance', async () => {
@@ -42,36 +42,6 @@ describe('fundSandboxInternalAccount', () => {
     expect(await balanceOf(account.id)).toBe(1000);
   });
 
-  itServer('200: an Idempotency-Key replay returns the stored response and does not credit twice', async () => {
-    const account = await newCustomerAccount('MXN');
-    const key = idempotencyKey();
-    const first = await fund(account.id, 5000, key);
-    expect(first.response.status).toBe(200);
-    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
-    const replay = await fund(account.id, 5000, key);
-    expect(replay.response.status).toBe(200);
-    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.data).toEqual(first.data);
-    expect(await balanceOf(account.id)).toBe(5000);
-    // A new key is a new funding.
-    await fund(account.id, 5000, idempotencyKey());
-    expect(await balanceOf(account.id)).toBe(10000);
-  });
-
-  itServer('422: the same Idempotency-Key with another amount or account is IDEMPOTENCY_KEY_REUSED, nothing credited', async () => {
-    const account = await newCustomerAccount('EUR');
-    const other = await newCustomerAccount('EUR');
-    const key = idempotencyKey();
-    await fund(account.id, 700, key);
-    const changed = await fund(account.id, 800, key);
-    expect(changed.response.status).toBe(422);
-    expect(changed.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-    const elsewhere = await fund(other.id, 700, key);
-    expect(elsewhere.response.status).toBe(422);
-    expect(await balanceOf(account.id)).toBe(700);
-    expect(await balanceOf(other.id)).toBe(0);
-  });
-
   itServer('200: Idempotency-Keys are scoped to the credential', async () => {
     const account = await newCustomerAccount('USD');
     const key = idempotencyKey();
@@ -102,20 +72,5 @@ describe('fundSandboxInternalAccount', () => {
     const res = await raw('POST', `/sandbox/internal-accounts/${examples.internalAccountId}/fund`, { auth: false, ...jsonBody({ amount: 100 }) });
     expect(res.status).toBe(401);
     expect(await codeOf(res)).toBe('UNAUTHORIZED');
-  });
-
-  itServer('403: needs TRANSACT', async () => {
-    const account = await newCustomerAccount('USD');
-    const manager = await tokenWith(['VIEW', 'MANAGE']);
-    const { response, error } = await fund(account.id, 100, undefined, { via: manager });
-    expect(response.status).toBe(403);
-    expect(error).toMatchObject({ code: 'FORBIDDEN' });
-    expect(await balanceOf(account.id)).toBe(0);
-  });
-
-  itServer('404: unknown account', async () => {
-    const { response, error } = await fund(missingAccount, 100);
-    expect(response.status).toBe(404);
-    expect(error).toMatchObject({ code: 'INTERNAL_ACCOUNT_NOT_FOUND' });
   });
 });

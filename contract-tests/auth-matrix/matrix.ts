@@ -1,7 +1,8 @@
 // The authentication and isolation matrix: every operation of the contract against every kind of
 // caller that must not get through, generated from the spec so a new operation is covered without
-// a new test. A cell either expects given statuses (401, 403) or isolation: the caller belongs to
-// another tenant, and whatever it gets, it is never the tenant's data.
+// a new test. A cell either expects given statuses (401, 403; with the error codes, when given) or
+// isolation: the caller belongs to another tenant, and whatever it gets, it is never the tenant's
+// data. A case may send a request of its own (one that gives power, for the grant rule).
 import { contractProblem } from '../support/contract-check.ts';
 import type { SpecOperation } from '../support/spec.ts';
 
@@ -13,7 +14,14 @@ export interface MatrixCase {
   applies(op: SpecOperation, security: Security): boolean;
   /** The Authorization header of the case's caller for the operation (undefined: none sent). */
   authorization(op: SpecOperation, security: Security): Promise<string | undefined>;
-  expect: { statuses: number[] } | 'isolated';
+  /** The case's own request for the operation, instead of the matrix's. */
+  request?(op: SpecOperation): Promise<MatrixRequest>;
+  expect: { statuses: number[]; codes?: string[] } | 'isolated';
+}
+
+export interface MatrixRequest {
+  path: string;
+  init: { headers: Record<string, string>; body?: string | FormData };
 }
 
 export interface MatrixOptions {
@@ -21,7 +29,7 @@ export interface MatrixOptions {
   operations: SpecOperation[];
   cases: MatrixCase[];
   /** A valid request for the operation, naming the tenant's own objects. */
-  request(op: SpecOperation): { path: string; init: { headers: Record<string, string>; body?: string | FormData } };
+  request(op: SpecOperation): MatrixRequest;
   /** Ids of the tenant's objects: another tenant's caller must never see one it did not send. */
   tenantIds: ReadonlySet<string>;
   /** Operations on objects other tenants may see by design, with the reason: a 403 is not a leak there. */
@@ -49,7 +57,11 @@ const ID = /[A-Za-z]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export async function cellProblem(op: SpecOperation, expectation: MatrixCase['expect'], sent: { path: string; body: string }, res: Response, tenantIds: ReadonlySet<string>, shared = false): Promise<string | undefined> {
   const problem = await contractProblem(op, res);
   if (problem !== undefined) return problem.split('\n')[0];
-  if (expectation !== 'isolated') return expectation.statuses.includes(res.status) ? undefined : `expected ${expectation.statuses.join(' or ')}, got ${res.status}: ${(await res.clone().text()).slice(0, 200)}`;
+  if (expectation !== 'isolated') {
+    if (!expectation.statuses.includes(res.status)) return `expected ${expectation.statuses.join(' or ')}, got ${res.status}: ${(await res.clone().text()).slice(0, 200)}`;
+    const code = expectation.codes === undefined ? undefined : ((await res.clone().json().catch(() => ({}))) as { code?: string }).code;
+    return expectation.codes === undefined || expectation.codes.includes(code ?? '') ? undefined : `expected code ${expectation.codes.join(' or ')}, got ${code}`;
+  }
   if (res.status >= 500) return `a ${res.status}`;
   // Another tenant's objects do not exist for the caller: 404, never a 403 that says they do.
   if (res.status === 403 && !shared) return `403 reveals that the tenant's object exists: ${(await res.clone().text()).slice(0, 200)}`;
@@ -71,7 +83,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
         report.notApplicable++;
         continue;
       }
-      const { path, init } = options.request(op);
+      const { path, init } = matrixCase.request === undefined ? options.request(op) : await matrixCase.request(op);
       const headers: Record<string, string> = { ...init.headers };
       const authorization = await matrixCase.authorization(op, security);
       if (authorization !== undefined) headers.Authorization = authorization;

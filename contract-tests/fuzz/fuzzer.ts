@@ -175,7 +175,9 @@ async function checkState(index: number, shape: RequestShape, draft: Draft, stat
     // any other (a platform's external account is created under /customers, read under /platform).
     const readers = shapes
       .filter((s) => s.op.method === 'get' && s.params.filter((p) => p.in === 'path').length === 1 && /\/\{[^}/]+\}$/.test(s.op.path))
-      .filter((s) => new RegExp(String(s.params.find((p) => p.in === 'path')?.schema.pattern ?? '^$')).test(id ?? ''))
+      // A typed id (`Customer:...`) is read where the parameter's pattern takes it; an opaque one
+      // (a document's, a verification's) where the parameter has no pattern.
+      .filter((s) => new RegExp(String(s.params.find((p) => p.in === 'path')?.schema.pattern ?? '^(?![A-Za-z]+:)')).test(id ?? ''))
       .sort((a, b) => Number(b.op.path.startsWith(`${path}/`)) - Number(a.op.path.startsWith(`${path}/`)));
     if (id === undefined || readers.length === 0) return;
     const statuses: number[] = [];

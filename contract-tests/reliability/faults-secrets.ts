@@ -1,7 +1,8 @@
 // Every kind of secret the service hands out once, created on a cluster's server for the database
 // dump check: API token secrets, an agent's device codes and access token, an Embedded Wallet
 // session's signing key and exported credentials, the webhook signing secret, identity numbers
-// (of a customer, a beneficial owner, a passport document). Each is also shown to still work, so
+// (of a customer, a beneficial owner, a passport document) and tax ids (of a business customer,
+// also after its verification's webhook, and of an account's business beneficiary). Each is also shown to still work, so
 // a dump without it means it is stored sealed or hashed, not lost.
 import { expect } from 'vitest';
 import { call } from '../support/cluster.ts';
@@ -22,7 +23,14 @@ export async function createEverySecret(server: ServerProcess, token: Token, web
   const signingSecret = (await ok(server, token, 'PATCH', '/config', { webhookEndpoint: webhookUrl }, 200)).webhookSigningSecret as string;
 
   await ok(server, token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', idType: 'SSN', identifier: '123-45-6789' }, 201);
-  const business = await ok(server, token, 'POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US' } }, 201);
+  const business = await ok(server, token, 'POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US', registrationNumber: 'C4829123', taxId: '12-3456789' } }, 201);
+  // Its verification queues a customer-status webhook in the outbox (whose body leaves the tax id out).
+  expect((await ok(server, token, 'POST', '/verifications', { customerId: business.id }, 200)).verificationStatus).toBe('APPROVED');
+  const supplier = await ok(server, token, 'POST', '/customers/external-accounts', {
+    customerId: business.id,
+    currency: 'EUR',
+    accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS', taxId: 'FR40552120222' } },
+  }, 201);
   const marker = 'Lovelace';
   await ok(server, token, 'POST', '/beneficial-owners', {
     customerId: business.id,
@@ -63,6 +71,8 @@ export async function createEverySecret(server: ServerProcess, token: Token, web
   const me = await fetch(`${server.baseUrl}/agents/me`, { headers: { Authorization: `Bearer ${accessToken}` } });
   expect(me.status).toBe(200);
   expect((await call(server, token, 'GET', `/documents/${document.id as string}`)).body?.documentNumber).toBe('P-55501234');
+  expect((await call(server, token, 'GET', `/customers/${business.id as string}`)).body?.businessInfo).toMatchObject({ taxId: '12-3456789' });
+  expect((await call(server, token, 'GET', `/customers/external-accounts/${supplier.id as string}`)).body?.accountInfo).toMatchObject({ beneficiary: { taxId: 'FR40552120222' } });
 
   return {
     marker,
@@ -74,6 +84,8 @@ export async function createEverySecret(server: ServerProcess, token: Token, web
       'customer identity number': '123-45-6789',
       'beneficial owner identity number': 'GB-PASS-998877',
       'passport document number': 'P-55501234',
+      'business tax id': '12-3456789',
+      'business beneficiary tax id': 'FR40552120222',
       'redeemed device code': redeemedCode,
       'pending device code': pendingCode,
       'agent access token': accessToken,

@@ -1,11 +1,12 @@
 // Security properties only a real deployment shape shows: a dump of the database holds no secret
 // in clear; a wrong secret costs the same time whatever it shares with the real one, and an
 // unknown clientId the same as a known one; bodies over the limits get 413 in the error shape at
-// once; and the limit on failed authentications holds under concurrent attempts on two processes.
+// once; and the limit on failed authentications holds under concurrent attempts on two processes,
+// for the guessing address only.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newClientSecret, secretMatches } from '../../server/tokens/token-secrets.ts';
-import { MAX_FAILURES } from '../../server/tokens/tokens.service.ts';
+import { AUTHENTICATION_LIMIT } from '../../server/tokens/tokens.service.ts';
 import { call, postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -17,7 +18,8 @@ import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
 const cleanups = cleanupsAfterFile();
 
-const cluster = (count: number): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count);
+const cluster = (count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count, env);
+const MAX_FAILURES = AUTHENTICATION_LIMIT.max;
 
 /** `secret` with its character at `index` replaced. */
 const mutate = (secret: string, index: number): string => `${secret.slice(0, index)}${secret[index] === 'A' ? 'B' : 'A'}${secret.slice(index + 1)}`;
@@ -169,16 +171,21 @@ describe('security', () => {
     }, 120_000);
   });
 
-  it(`the limit of ${MAX_FAILURES} failed authentications holds under concurrent attempts on two processes`, async () => {
-    const cl = await cluster(2);
+  it(`the limit of ${MAX_FAILURES} failed authentications holds under concurrent attempts on two processes, for the guessing address alone`, async () => {
+    // Both processes believe the loopback proxy's X-Forwarded-For: each request says its address.
+    const cl = await cluster(2, { TRUST_PROXY: 'loopback' });
     const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+    const guesser = { 'X-Forwarded-For': '192.0.2.66' };
+    const owner = { 'X-Forwarded-For': '198.51.100.7' };
     const report: string[] = [];
     for (let round = 0; round < 3; round++) {
-      // A fresh token each round (its own clientId, its own window).
+      // A fresh token each round (its own clientId, its own count), used by its owner on both
+      // processes first, so both have it cached.
       const created = await ok(a, cl.token, 'POST', '/tokens', { name: `target ${round}`, permissions: ['VIEW'] }, 201);
       const target = { clientId: created.clientId as string, clientSecret: created.clientSecret as string };
+      for (const server of [a, b]) expect((await call(server, target, 'GET', '/config', undefined, owner)).status).toBe(200);
       const wrong = { ...target, clientSecret: mutate(target.clientSecret, 20) };
-      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => tryCall(i % 2 === 0 ? a : b, wrong, 'GET', '/config')));
+      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => tryCall(i % 2 === 0 ? a : b, wrong, 'GET', '/config', undefined, guesser)));
       const counts = statusCounts(replies);
       report.push(JSON.stringify(counts));
       // Every attempt was judged against the shared count: exactly the limit's worth were told "wrong secret".
@@ -186,12 +193,17 @@ describe('security', () => {
       for (const reply of replies.filter((r) => r.status === 429)) {
         expect(reply.body).toMatchObject({ status: 429, code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
         expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(reply.headers.get('retry-after'))).toBeLessThanOrEqual(30);
       }
-      // The right secret is refused too until the window closes, on both processes.
-      for (const server of [a, b]) expect((await call(server, target, 'GET', '/config')).status).toBe(429);
-      const stored = await withDatabase(cl.databaseUrl, async (db) => (await db.query<{ failures: number }>('select max(failures) as failures from auth_failures')).rows[0]?.failures);
-      expect(stored).toBeGreaterThanOrEqual(MAX_FAILURES);
+      // The right secret is refused to the guessing address on both processes, and served to the
+      // owner's, from the cache or not, on both.
+      for (const server of [a, b]) expect((await call(server, target, 'GET', '/config', undefined, guesser)).status).toBe(429);
+      for (const server of [a, b]) expect((await call(server, target, 'GET', '/config', undefined, owner)).status).toBe(200);
+      for (const server of [b, a]) expect((await call(server, target, 'GET', '/config', undefined, { 'X-Forwarded-For': `203.0.113.${round}` })).status).toBe(200);
+      // The count lives in the database: all its attempts come back in 5 minutes from now.
+      const ahead = await withDatabase(cl.databaseUrl, async (db) => (await db.query<{ s: number }>('select extract(epoch from max(recovered_at) - now())::float8 as s from failure_limits')).rows[0]?.s);
+      expect(ahead).toBeGreaterThan(4.5 * 60);
     }
-    console.log(`60 concurrent wrong attempts per round over two processes: ${report.join(' ')}`);
+    console.log(`60 concurrent wrong attempts per round over two processes from one address: ${report.join(' ')}`);
   }, 120_000);
 });

@@ -6,14 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Runtime } from '../../server/context.ts';
+import type { Runtime } from '../../server/context/context.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { unitOfWork } from '../../server/db/unit-of-work.ts';
+import { unitOfWork } from '../../server/context/unit-of-work.ts';
 import { defineJob } from '../../server/jobs/job-definition.ts';
 import { leaseDueJobs } from '../../server/jobs/jobs.repository.ts';
 import { JobRunner, LEASE_MS } from '../../server/jobs/runner.ts';
 import { scheduleJob, scheduleRecurringJob } from '../../server/jobs/schedule.ts';
+import { conditionalBalanceWriter } from '../../server/ledger/ledger.repository.ts';
 import { addMs, ShiftableClock } from '../../server/shared/clock.ts';
 import { Keyring } from '../../server/shared/keyring.ts';
 import { target } from '../support/api.ts';
@@ -48,7 +49,8 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   clock,
   keys: new Keyring(Keyring.generateMasterKey()),
   log: pino({ level: 'silent' }),
-  settings: { allowPrivateWebhookTargets: true, testFault: undefined },
+  settings: { allowPrivateWebhookTargets: true },
+  balanceWriter: conditionalBalanceWriter,
   walletProofs: sandboxProofs,
   credentials: new LocalCredentialCache(),
   wakeJobs: () => {},

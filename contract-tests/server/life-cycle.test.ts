@@ -172,11 +172,18 @@ describe.skipIf(target !== 'pglite')('embedded database life cycle', { concurren
         await fetch(`${server.baseUrl}/config`, { method: 'PATCH', headers: basic(token), body: JSON.stringify({ webhookEndpoint: receiver.url }) });
         const customer = await fetch(`${server.baseUrl}/customers`, { method: 'POST', headers: basic(token), body: JSON.stringify({ customerType: 'INDIVIDUAL', idType: 'SSN', identifier: '000-00-0000' }) });
         expect(customer.status, await customer.clone().text()).toBe(201);
+        const business = await fetch(`${server.baseUrl}/customers`, { method: 'POST', headers: basic(token), body: JSON.stringify({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US', taxId: '00-0000000' } }) });
+        expect(business.status, await business.clone().text()).toBe(201);
+        const accountInfo = { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Northwind', taxId: 'FR00000000000' } };
+        const account = await fetch(`${server.baseUrl}/customers/external-accounts`, { method: 'POST', headers: basic(token), body: JSON.stringify({ currency: 'EUR', accountInfo }) });
+        expect(account.status, await account.clone().text()).toBe(201);
       });
-      // What an earlier version left: the secret and the identifier in clear.
+      // What an earlier version left: the secret, the identifier and the tax ids in clear.
       const earlier = await openDatabase({ databaseUrl: undefined, pgliteDataDir: dir }, pino({ level: 'silent' }));
       await sql`update platforms set webhook_signing_secret = 'whsec_aW4gY2xlYXIgaW4gY2xlYXIgaW4gY2xlYXI='`.execute(earlier.db);
-      await sql`update customers set identifier = '123-45-6789'`.execute(earlier.db);
+      await sql`update customers set identifier = '123-45-6789' where customer_type = 'INDIVIDUAL'`.execute(earlier.db);
+      await sql`update customers set profile = jsonb_set(profile, '{businessInfo,taxId}', '"12-3456789"') where customer_type = 'BUSINESS'`.execute(earlier.db);
+      await sql`update external_accounts set account_info = jsonb_set(account_info, '{beneficiary,taxId}', '"FR40123456789"')`.execute(earlier.db);
       await earlier.close();
 
       await withServer(env, async (server) => {
@@ -184,11 +191,19 @@ describe.skipIf(target !== 'pglite')('embedded database life cycle', { concurren
         expect(result.response_status).toBe(200);
         const hook = receiver.received.at(-1);
         expect(() => new Webhook('whsec_aW4gY2xlYXIgaW4gY2xlYXIgaW4gY2xlYXI=').verify(hook?.body ?? '', hook?.headers ?? {})).not.toThrow();
+        // The tax ids, sealed, still answer as they were.
+        const businesses = (await (await fetch(`${server.baseUrl}/customers?customerType=BUSINESS`, { headers: basic(token) })).json()) as { data: { businessInfo: { taxId?: string } }[] };
+        expect(businesses.data.map((c) => c.businessInfo.taxId)).toEqual(['12-3456789']);
+        const accounts = (await (await fetch(`${server.baseUrl}/platform/external-accounts`, { headers: basic(token) })).json()) as { data: { accountInfo: { beneficiary: { taxId?: string } } }[] };
+        expect(accounts.data.map((a) => a.accountInfo.beneficiary.taxId)).toEqual(['FR40123456789']);
       });
       const after = await openDatabase({ databaseUrl: undefined, pgliteDataDir: dir }, pino({ level: 'silent' }));
-      const stored = await sql<{ value: string }>`select webhook_signing_secret as value from platforms union all select identifier from customers where identifier is not null`.execute(after.db);
+      const stored = await sql<{ value: string }>`select webhook_signing_secret as value from platforms
+        union all select identifier from customers where identifier is not null
+        union all select profile #>> '{businessInfo,taxId}' from customers where customer_type = 'BUSINESS'
+        union all select account_info #>> '{beneficiary,taxId}' from external_accounts`.execute(after.db);
       await after.close();
-      expect(stored.rows.length).toBeGreaterThan(1);
+      expect(stored.rows.length).toBe(4);
       for (const { value } of stored.rows) expect(value).toMatch(/^sealed\.v1\./);
     } finally {
       await receiver.close();

@@ -1,4 +1,4 @@
-// The counts lists keep in the database (migration 0013, server/db/paginate.ts), driven directly on
+// The counts lists keep in the database (migration 0018, server/db/paginate.ts), driven directly on
 // a migrated database of this file's own (PGlite in memory, or PostgreSQL) where thousands of rows
 // take a statement: a list's total equals a count of its rows after bulk inserts, updates, deletes
 // and a TRUNCATE; a time bound is counted right from either end and from the middle of a long

@@ -3,12 +3,13 @@
 // one database (webhooks delivered once, one limit on failed authentications, an Idempotency-Key
 // in flight in one process and orphaned by a killed one). The database dump check is in
 // reliability/security.test.ts, with every kind of secret.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { call, startCluster, type Cluster } from '../support/cluster.ts';
 import { adminUrlOf } from '../support/postgres-database.ts';
-import type { ServerProcess } from '../support/server-process.ts';
+import { advanceClock, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const onPostgres = target === 'postgres';
@@ -20,8 +21,8 @@ afterEach(async () => {
 });
 
 /** `count` server processes on one fresh database of the suite's PostgreSQL server, stopped and dropped after the file. */
-async function cluster(count: number): Promise<Cluster> {
-  const started = await startCluster(adminUrlOf(inject('databaseUrl')), count);
+async function cluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> {
+  const started = await startCluster(adminUrlOf(inject('databaseUrl')), count, env);
   drops.push(started.close);
   return started;
 }
@@ -101,19 +102,61 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
       }
     }, 120_000);
 
-    it('share one limit on failed authentications', async () => {
-      const { token, servers } = await cluster(2);
+    it('share one limit on failed authentications, per address: the guessing one is refused on both, the owner served on both', async () => {
+      const { token, servers } = await cluster(2, { TRUST_PROXY: 'loopback' });
       const [a, b] = servers as [ServerProcess, ServerProcess];
       const wrong = { ...token, clientSecret: 'not-the-secret' };
-      // Each process has verified (and cached) the token before the failures lock it out.
-      for (const server of [a, b]) expect((await call(server, token, 'GET', '/config')).status).toBe(200);
-      for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config')).status).toBe(401);
+      const guesser = { 'X-Forwarded-For': '192.0.2.66' };
+      const owner = { 'X-Forwarded-For': '198.51.100.7' };
+      // Each process has verified (and cached) the token for both addresses before the failures.
+      for (const server of [a, b]) for (const from of [guesser, owner]) expect((await call(server, token, 'GET', '/config', undefined, from)).status).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await call(i % 2 === 0 ? a : b, wrong, 'GET', '/config', undefined, guesser)).status).toBe(401);
       for (const server of [a, b]) {
-        const res = await call(server, token, 'GET', '/config');
+        const res = await call(server, token, 'GET', '/config', undefined, guesser);
         expect(res.status).toBe(429);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect((await call(server, token, 'GET', '/config', undefined, owner)).status).toBe(200);
       }
     }, 120_000);
+
+    it('issue device codes in one process while the same agents redeem theirs in the other: never a 5xx (no deadlock surfaces)', async () => {
+      const cl = await cluster(2);
+      const [a, b] = cl.servers as [ServerProcess, ServerProcess];
+      const policy = { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } };
+      const redeem = async (server: ServerProcess, code: string) => (await fetch(`${server.baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST' })).status;
+      const agents = await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const customer = await call(a, cl.token, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: `Agent owner ${i}` });
+          const created = await call(a, cl.token, 'POST', '/agents', { name: `Racing ${i}`, customerId: customer.body?.id, policy });
+          expect(created.status).toBe(201);
+          return { id: (created.body?.agent as { id: string }).id, code: (created.body?.deviceCode as { code: string }).code };
+        }),
+      );
+      // Issuing locks the agent, then its open codes; redeeming used to lock the code, then the
+      // agent: the two orders met in 40P01 deadlocks, answered 500. Each round, every agent's open
+      // code has expired (the clocks move 16 minutes), so its redeem takes both locks and fails
+      // (400) without connecting the agent, while a new code is issued through the other process;
+      // the redeem starts 0 to 19 ms late, a different delay each round, to sweep the moment when
+      // the issue holds the agent and is about to replace the code.
+      const statuses: number[] = [];
+      for (let round = 0; round < 12; round++) {
+        for (const server of [a, b]) await advanceClock(server.origin, 16 * 60_000);
+        await Promise.all(
+          agents.map(async (agent, i) => {
+            const [redeemed, issued] = await Promise.all([
+              sleep((i + round * 7) % 20).then(() => redeem(round % 2 === 0 ? b : a, agent.code)),
+              call(round % 2 === 0 ? a : b, cl.token, 'POST', `/agents/${agent.id}/device-codes`),
+            ]);
+            statuses.push(redeemed, issued.status);
+            if (issued.status === 201) agent.code = (issued.body as { code: string }).code;
+          }),
+        );
+      }
+      const counts = Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, statuses.filter((x) => x === s).length]));
+      console.log(`device codes issued and redeemed concurrently on two processes: ${JSON.stringify(counts)}`);
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      expect(counts).toEqual({ 201: 16 * 12, 400: 16 * 12 });
+    }, 180_000);
 
     it('a deleted API token stops working at once on every process that has used it, also right after their connections were dropped', async () => {
       const cl = await cluster(2);

@@ -1,4 +1,8 @@
 // The server's layering, which the type checker cannot see (server-architecture in the README):
+//   no import cycles, between files or between folders (the root's files counted as one folder)
+//   the root's files wire the server together: they may import anything, and nothing imports them
+//   context/ what every layer may import (the request context, handler types, units of work):
+//            imports nothing but db/ and shared/
 //   shared/  pure pieces; imports nothing else of the server
 //   db/ and repositories  never import http/ (nor services or handlers)
 //   http/    never imports a repository: it goes through services
@@ -8,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { joinAreas, notImplemented } from '../../server/http/handler-types.ts';
+import { joinAreas, notImplemented } from '../../server/context/handler-types.ts';
 import { operations } from '../support/spec.ts';
 
 const server = resolve(import.meta.dirname, '..', '..', 'server');
@@ -41,6 +45,85 @@ const offending = (from: (f: SourceFile) => boolean, to: (imported: string) => b
 
 const isRepository = (p: string) => p.endsWith('.repository.ts');
 const isHandlers = (p: string) => p.endsWith('.handlers.ts');
+
+/** The strongly connected components with more than one member (Tarjan): each is an import cycle. */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop() as string;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return found.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
+/** A cycle as one line: its members, and the imports that close it (`a.ts → b.ts`). */
+function describeCycle(members: string[], edges: Map<string, Set<string>>, via: (from: string, to: string) => string[]): string {
+  const inside = new Set(members);
+  const links = members.flatMap((from) => [...(edges.get(from) ?? [])].filter((to) => inside.has(to)).flatMap((to) => via(from, to)));
+  return `${members.join(' ⇄ ')}\n      ${links.join('\n      ')}`;
+}
+
+const folderOf = (path: string) => (path.includes('/') ? (path.split('/')[0] as string) : '(root)');
+
+const fileEdges = new Map(all.map((f) => [f.path, new Set(f.imports.filter((i) => i !== f.path))]));
+const folderEdges = new Map<string, Set<string>>();
+for (const f of all) {
+  const from = folderOf(f.path);
+  if (!folderEdges.has(from)) folderEdges.set(from, new Set());
+  for (const i of f.imports) if (folderOf(i) !== from) folderEdges.get(from)?.add(folderOf(i));
+}
+const importsBetween = (fromFolder: string, toFolder: string) =>
+  all.filter((f) => folderOf(f.path) === fromFolder).flatMap((f) => f.imports.filter((i) => folderOf(i) === toFolder).map((i) => `${f.path} → ${i}`));
+
+describe('imports point down', () => {
+  it('finds a cycle when there is one', () => {
+    const edges = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+    expect(cycles(edges)).toEqual([['a', 'b', 'c']]);
+    expect(cycles(new Map([['a', new Set(['b'])], ['b', new Set<string>()]]))).toEqual([]);
+  });
+
+  it('between files', () => {
+    expect(cycles(fileEdges).map((c) => describeCycle(c, fileEdges, (from, to) => [`${from} → ${to}`]))).toEqual([]);
+  });
+
+  it('between folders (the root counted as one): the folders form layers', () => {
+    expect(cycles(folderEdges).map((c) => describeCycle(c, folderEdges, importsBetween))).toEqual([]);
+  });
+
+  it("nothing imports the root's wiring files", () => {
+    expect(offending((f) => f.path.includes('/'), (i) => !i.includes('/'))).toEqual([]);
+  });
+
+  it('context/ imports nothing but db/ and shared/', () => {
+    expect(offending((f) => f.path.startsWith('context/'), (i) => !['context', 'db', 'shared'].includes(folderOf(i)))).toEqual([]);
+  });
+});
 
 describe('server layering', () => {
   it('reads the files it checks', () => {
@@ -82,6 +165,8 @@ describe('server layering', () => {
   });
 
   const COMPUTED_AREAS = new Set(['exchange-rates', 'discoveries']);
+  // Transactions are the payments layer's rows: it maps them (payments/payments.mapper.ts) for its webhook events, and every area shows them that way.
+  const MAPPED_BELOW = new Set(['transactions']);
   it('every area folder reads the same way: handlers, service, mapper, repository', () => {
     const areas = [...new Set(all.filter((f) => isHandlers(f.path)).map((f) => dirname(f.path)))];
     expect(areas.length).toBeGreaterThan(8);
@@ -92,7 +177,7 @@ describe('server layering', () => {
       // The sandbox area only drives other areas (funding goes through the ledger): no table of its own.
       if (area === 'sandbox') continue;
       // Exchange rates and reachable banks are computed from sandbox tables, not stored: no repository.
-      expect(missing, area).toEqual(COMPUTED_AREAS.has(area) ? ['repository'] : []);
+      expect(missing, area).toEqual(COMPUTED_AREAS.has(area) ? ['repository'] : MAPPED_BELOW.has(area) ? ['mapper'] : []);
     }
   });
 

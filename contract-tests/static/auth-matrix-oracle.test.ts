@@ -19,7 +19,7 @@ function server(): Server {
       res.end(JSON.stringify(body));
     };
     if (mode === 'correct') {
-      if (req.headers.authorization === undefined) return reply(401, { status: 401, code: 'UNAUTHORIZED', message: 'Missing credentials.' });
+      if (req.headers.authorization === undefined) return reply(401, { status: 401, code: 'UNAUTHORIZED', message: 'Missing credentials.', reason: 'Missing Basic credentials' });
       return reply(404, { status: 404, code: 'TOKEN_NOT_FOUND', message: 'No such token.' });
     }
     if (path === '/tokens') return reply(200, { data: [token(TENANT_TOKEN)], hasMore: false, totalCount: 1 });

@@ -62,6 +62,55 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
+  it('does not call a const restated as a one-value enum breaking, but another value is', () => {
+    const status = (value: Json) => (doc: Json) => {
+      const schema = doc.components.schemas.Error401.allOf[1].properties.status;
+      delete schema.const;
+      delete schema.enum;
+      Object.assign(schema, value);
+    };
+    const withConst = changed(status({ const: 401 }));
+    expect(findBreakingChanges(withConst, changed(status({ enum: [401] })))).toEqual([]);
+    expect(findBreakingChanges(withConst, changed(status({ enum: [499] }))).map(describeChange)).toEqual([
+      expect.stringMatching(/^GET \/config responses\/401.*`const` of `status` was removed/),
+    ]);
+  });
+
+  it('does the same in a request, through a discriminator mapping', () => {
+    const customerType = (value: Json) => (doc: Json) => {
+      const schema = doc.components.schemas.IndividualCustomerCreateRequest.allOf[1].properties.customerType;
+      delete schema.const;
+      delete schema.enum;
+      Object.assign(schema, value);
+    };
+    const withConst = changed(customerType({ const: 'INDIVIDUAL' }));
+    expect(findBreakingChanges(withConst, changed(customerType({ enum: ['INDIVIDUAL'] })))).toEqual([]);
+    expect(findBreakingChanges(withConst, changed(customerType({ enum: ['BUSINESS'] }))).map(describeChange)).toEqual([
+      expect.stringMatching(/^POST \/customers requestBody.*mapping\/INDIVIDUAL.*customerType/),
+    ]);
+  });
+
+  it('does not call a property moved between the members of one allOf breaking, unless it loses a constraint', () => {
+    const lists = (doc: Json) => Object.values(doc.components.schemas as Record<string, Json>).filter((s) => s.allOf?.[0]?.$ref === '#/components/schemas/ListEnvelope');
+    const inEnvelope = (data: Json) => (doc: Json) => {
+      const envelope = doc.components.schemas.ListEnvelope;
+      envelope.properties = { data, ...envelope.properties };
+      envelope.required = ['data', ...envelope.required.filter((n: string) => n !== 'data')];
+      for (const list of lists(doc)) list.allOf[1].required = (list.allOf[1].required ?? []).filter((n: string) => n !== 'data');
+    };
+    const inLists = changed((doc) => {
+      const envelope = doc.components.schemas.ListEnvelope;
+      delete envelope.properties.data;
+      envelope.required = envelope.required.filter((n: string) => n !== 'data');
+      for (const list of lists(doc)) list.allOf[1].required = ['data', ...(list.allOf[1].required ?? []).filter((n: string) => n !== 'data')];
+    });
+    const data = { type: 'array', description: 'The items of this page.', items: {} };
+    expect(findBreakingChanges(changed(inEnvelope(data)), inLists)).toEqual([]);
+    expect(findBreakingChanges(changed(inEnvelope({ ...data, maxItems: 100 })), inLists).map(describeChange)).toEqual([
+      expect.stringMatching(/^GET \/tokens responses\/200.*Property `data` of `ListEnvelope` was removed/),
+    ]);
+  });
+
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {
     const restated = changed((doc) => {
       doc.security = [{ basicAuth: ['VIEW'] }];
@@ -99,6 +148,24 @@ describe('breaking-change gate', () => {
       const result = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
       expect(result.ok).toBe(false);
       expect(result.lines.join('\n')).toMatch(/✖ POST \/tokens: Operation `POST \/tokens` was removed/);
+    });
+
+    it('excuses a break listed as a fix in the version\'s fixes.yaml, and fails an entry that matches nothing', () => {
+      const fixes = join(dir, bundle.info.version, 'fixes.yaml');
+      try {
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n  reason: the specification has no such operation\n`);
+        const fixed = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
+        expect(fixed).toMatchObject({ ok: true, breaking: [] });
+        expect(fixed.lines.join('\n')).toMatch(/fixed: POST \/tokens: .*\[not breaking: a fix: the specification has no such operation\]/);
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n  reason: r\n- match: 'nothing like this'\n  reason: r\n`);
+        const stale = checkBreakingChanges(withoutOperation(bundle.info.version), dir);
+        expect(stale.ok).toBe(false);
+        expect(stale.lines.join('\n')).toMatch(/match no change[\s\S]*✖ nothing like this/);
+        writeFileSync(fixes, `- match: 'POST /tokens: Operation'\n`);
+        expect(() => checkBreakingChanges(withoutOperation(bundle.info.version), dir)).toThrow(/needs a match and a reason/);
+      } finally {
+        rmSync(fixes, { force: true });
+      }
     });
 
     it('allows it in a new dated version and asks for its baseline', () => {

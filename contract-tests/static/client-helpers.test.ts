@@ -93,7 +93,7 @@ describe('paginate', () => {
 });
 
 describe('withSignedRetry', () => {
-  const challenge = { type: 'EMAIL_OTP', payloadToSign: '{"requestId":"Request:1","operation":"updateInternalAccount"}', requestId: 'Request:019542f5-b3e7-1d02-0000-00000000000a', expiresAt: '2025-10-13T12:05:00Z' };
+  const challenge = { type: 'EMAIL_OTP', payloadToSign: '{"requestId":"1","operation":"updateInternalAccount"}', requestId: '019542f5-b3e7-1d02-0000-00000000000a', expiresAt: '2025-10-13T12:05:00Z' };
   const accountId = 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002';
 
   it('signs the challenge and resends the identical request with Service-Wallet-Signature and Request-Id', async () => {
@@ -114,7 +114,7 @@ describe('withSignedRetry', () => {
 
   it('returns an answer that needs no signature as it is, without signing', async () => {
     const { api, sent } = scripted(json(404, { status: 404, code: 'NOT_FOUND', message: 'no' }));
-    const { error } = await withSignedRetry((header) => api.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId: 'Session:1' }, ...(header === undefined ? {} : { header }) } }), () => {
+    const { error } = await withSignedRetry((header) => api.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId: '1' }, ...(header === undefined ? {} : { header }) } }), () => {
       throw new Error('must not sign');
     });
     expect(error?.code).toBe('NOT_FOUND');
@@ -123,7 +123,7 @@ describe('withSignedRetry', () => {
 
   it('returns the signed retry\'s refusal', async () => {
     const { api } = scripted(json(202, challenge), json(401, { status: 401, code: 'REQUEST_ID_REUSED', message: 'used' }));
-    const { error } = await withSignedRetry((header) => api.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId: 'Session:1' }, ...(header === undefined ? {} : { header }) } }), () => 'sig');
+    const { error } = await withSignedRetry((header) => api.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId: '1' }, ...(header === undefined ? {} : { header }) } }), () => 'sig');
     expect(error?.code).toBe('REQUEST_ID_REUSED');
   });
 });
@@ -131,7 +131,7 @@ describe('withSignedRetry', () => {
 describe('verifyWebhook', () => {
   // The server's format: whsec_ + base64 of 32 random bytes (platform.service.ts), signed with standardwebhooks.
   const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
-  const event = { id: 'Event:019542f5-b3e7-1d02-0000-000000000e01', type: 'TEST', timestamp: '2025-10-13T12:00:05Z', data: { message: 'hello' } };
+  const event = { id: '019542f5-b3e7-1d02-0000-000000000e01', type: 'TEST', timestamp: '2025-10-13T12:00:05Z', data: { message: 'hello' } };
   const body = JSON.stringify(event);
   const signedHeaders = (at: Date, key = secret) => ({
     'webhook-id': event.id,

@@ -2,14 +2,18 @@
 // the sandbox: the errors catalogue lists exactly the codes of the Error<status> schemas, the
 // sandbox table names every value of server/simulation/ with its outcome, and every tag sits in
 // exactly one `x-tagGroups` group (Redoc hides a tag left out of the groups).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clientErrorAnswer, HTTP_LIMITS } from '../../server/http/client-errors.ts';
 import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES } from '../../server/simulation/kyc.ts';
-import { QUOTE_OUTCOMES, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
+import type { PaymentOutcome } from '../../server/simulation/payment-outcome.ts';
+import { QUOTE_OUTCOMES } from '../../server/simulation/quote-outcomes.ts';
 import type { SuffixTable } from '../../server/simulation/suffix.ts';
-import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES, type TransferOutcome } from '../../server/simulation/transfer-outcomes.ts';
+import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES } from '../../server/simulation/transfer-outcomes.ts';
 import { SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_NOT_FOUND } from '../../server/simulation/uma-addresses.ts';
 import { backticked, findTable, upperSnakeValues, type MarkdownTable } from '../support/markdown-table.ts';
 import { spec } from '../support/spec.ts';
@@ -62,6 +66,54 @@ describe('the errors catalogue', () => {
     expect([...listed].sort()).toEqual(declared);
     for (const row of table.rows) expect(row[2]?.length ?? 0, row.join(' | ')).toBeGreaterThan(10);
   });
+
+  it('lists the answers of the HTTP layer as the server gives them, with its limits', () => {
+    const table = findTable(guide('Errors'), 'Before any operation');
+    const listed = table.rows.map(([status = '', code = '']) => `${status} ${backticked(code).join('')}`).sort();
+    const given = ['HPE_INVALID_METHOD', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_CHUNK_EXTENSIONS_OVERFLOW', 'HPE_HEADER_OVERFLOW'].map((code) => {
+      const answer = clientErrorAnswer(code);
+      return `${answer?.status} ${answer?.code}`;
+    });
+    expect(listed).toEqual(given.sort());
+    const text = table.rows.map((row) => row.join(' ')).join('\n');
+    expect(text).toContain(`${HTTP_LIMITS.maxHeaderSize / 1024} KiB`);
+    expect(text).toContain(`${HTTP_LIMITS.headersTimeout / 1000} seconds`);
+    expect(text).toContain(`${HTTP_LIMITS.requestTimeout / 60_000} minutes`);
+  });
+
+  it('says every 401 carries a reason, which Error401 requires (so the contract check of every 401 checks it)', () => {
+    const parts = (spec.components.schemas?.Error401 as { allOf: { required?: string[]; properties?: { reason?: { minLength?: number } } }[] }).allOf;
+    expect(parts.some((p) => p.required?.includes('reason') === true && p.properties?.reason?.minLength === 1)).toBe(true);
+    expect(guide('Errors')).toContain('Every `401` answer also carries a `reason`');
+  });
+});
+
+describe('the quickstart', () => {
+  it('says which of its steps only the sandbox has, as the sandbox guide lists them', () => {
+    const text = guide('Quickstart');
+    expect(text).not.toMatch(/same calls work in production/);
+    // The sandbox opens a customer's accounts ACTIVE before verification; production does not.
+    expect(text).toMatch(/`ACTIVE` at once; in production it is `PENDING` until the\s+customer's verification is approved/);
+    expect(guide('Sandbox values')).toMatch(/internal accounts are `ACTIVE` at once, before any verification/);
+    // Every sandbox operation a step calls is named sandbox-only.
+    const sandboxPaths = [...text.matchAll(/\$BASE(\/sandbox\/[^ ?"']+)/g)].map((m) => m[1] ?? '');
+    for (const path of sandboxPaths) {
+      const template = path.replace(/InternalAccount:<id>/, '{accountId}');
+      expect(text).toContain(`\`POST ${template}\`) exists only in the sandbox`);
+    }
+  });
+});
+
+describe('the quote examples to $success.mxn', () => {
+  it('carry every sender field the receiver lists, in the quickstart and the README', () => {
+    const required = SANDBOX_UMA_DESTINATIONS['$success.mxn@sandbox.uma.money'].requiredPayerData.map((f) => f.name);
+    const readme = readFileSync(resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const [where, text] of [['quickstart', guide('Quickstart')], ['README', readme]] as const) {
+      const sent = /"senderCustomerInfo": (\{[^}]*\})/.exec(text)?.[1];
+      expect(sent, where).toBeDefined();
+      expect(Object.keys(JSON.parse(sent ?? '{}') as object).sort(), where).toEqual([...required].sort());
+    }
+  });
 });
 
 describe('the sandbox table', () => {
@@ -85,19 +137,19 @@ describe('the sandbox table', () => {
     expect(rows(area).length, `${area}: a row the code does not have`).toBe(keys.length);
   }
 
-  const payment = (row: TransferOutcome | QuoteOutcome) => [
+  const payment = (row: PaymentOutcome) => [
     row.later.at(-1)?.status ?? row.returned,
     ...(row.failureReason === null ? [] : [row.failureReason]),
   ];
 
   it('names every transfer suffix with its final status and failure reason (transfer-in and -out agree)', () => {
     expect(Object.keys(TRANSFER_IN_OUTCOMES.bySuffix)).toEqual(Object.keys(TRANSFER_OUT_OUTCOMES.bySuffix));
-    suffixes<TransferOutcome>('Transfers', TRANSFER_OUT_OUTCOMES, payment);
-    suffixes<TransferOutcome>('Transfers', TRANSFER_IN_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Transfers', TRANSFER_OUT_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Transfers', TRANSFER_IN_OUTCOMES, payment);
   });
 
   it('names every quote suffix with its final status and failure reason', () => {
-    suffixes<QuoteOutcome>('Quotes', QUOTE_OUTCOMES, payment);
+    suffixes<PaymentOutcome>('Quotes', QUOTE_OUTCOMES, payment);
   });
 
   it('names every beneficiary name check suffix, KYC and KYB outcome', () => {

@@ -77,12 +77,29 @@ describe('house rules', () => {
     expect(lint(doc, 'creates-without-key')).toContain('house/money-movement-idempotency-key');
   });
 
+  it('house/list-response-envelope also fails a list whose data the envelope declares, or its own member leaves optional', () => {
+    const doc = parse(valid);
+    doc.components.schemas.ListEnvelope.properties.data = { type: 'array', items: {} };
+    expect(lint(doc, 'envelope-data')).toContain('house/list-response-envelope');
+    const optional = parse(valid);
+    delete optional.components.schemas.WidgetListResponse.allOf[1].required;
+    expect(lint(optional, 'optional-data')).toContain('house/list-response-envelope');
+  });
+
   it('house/operation-declares-access also fails a security requirement whose role is not the x-permission', () => {
     const doc = parse(valid);
     listOp(doc).security = [{ basicAuth: ['MANAGE'] }];
     expect(lint(doc, 'role-differs')).toContain('house/operation-declares-access');
     listOp(doc).security = [{ basicAuth: [] }];
     expect(lint(doc, 'role-missing')).toContain('house/operation-declares-access');
+  });
+
+  it('house/operation-declares-access also fails an x-grants that names nothing it knows', () => {
+    const doc = parse(valid);
+    createOp(doc)['x-grants'] = 'EVERYTHING';
+    expect(lint(doc, 'grants-unknown')).toContain('house/operation-declares-access');
+    createOp(doc)['x-grants'] = 'AGENT_POLICY';
+    expect(lint(doc, 'grants-known').filter((rule) => rule.startsWith('house/'))).toEqual([]);
   });
 
   it('the documented exceptions pass: an enum another standard fixes, an unpaginated bounded {data} list', () => {

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblem, findOperation } from '../support/contract-check.ts';
 import { freePort } from '../support/free-port.ts';
+import { rawExchange } from '../support/raw-http.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
 import { spec } from '../support/spec.ts';
 
@@ -86,6 +87,15 @@ describe('npm run mock', () => {
     const body = await res.json();
     expect(body).toMatchObject({ status: 404, code: 'ROUTE_NOT_FOUND' });
     expect(await validateAgainst('#/components/schemas/Error404', body)).toEqual([]);
+  });
+
+  it('answers what the HTTP layer refuses in the error shape, like the server (a 100,000-character query: 431)', async () => {
+    const { responses, error } = await rawExchange(origin, `GET /${version}/customers?platformCustomerId=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    expect(error).toBeUndefined();
+    expect(responses.map((r) => r.status)).toEqual([431]);
+    const body = JSON.parse(responses[0]?.body ?? '') as unknown;
+    expect(body).toMatchObject({ status: 431, code: 'REQUEST_HEADERS_TOO_LARGE' });
+    expect(await validateAgainst('#/components/schemas/Error', body)).toEqual([]);
   });
 
   it('answers an unknown path under the base path with 404 ROUTE_NOT_FOUND', async () => {

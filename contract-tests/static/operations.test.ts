@@ -48,7 +48,10 @@ describe('operations', () => {
     expect(servers.length).toBeGreaterThanOrEqual(2);
     for (const s of servers) expect(s.url).toMatch(/\/2025-10-13$/);
     expect((spec.info as { version: string }).version).toBe('2025-10-13');
-    expect(spec.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+  });
+
+  it('leaves jsonSchemaDialect at the OpenAPI 3.1 default (Swagger UI warns on any other)', () => {
+    expect(spec).not.toHaveProperty('jsonSchemaDialect');
   });
 
   it.each(Object.entries(expectedWebhooks))('webhook %s carries its event types', (name, types) => {
@@ -65,5 +68,13 @@ describe('operations', () => {
       if (tooMany === undefined) continue;
       expect(Object.keys((deref<Record<string, unknown>>(tooMany).headers ?? {}) as object)).toContain('Retry-After');
     }
+  });
+
+  it('takes Request-Id wherever it takes Service-Wallet-Signature: a signature answers one signing request', () => {
+    const headersOf = (o: (typeof operations)[number]) =>
+      ((o.operation.parameters ?? []) as unknown[]).map((p) => deref<{ name: string; in: string }>(p)).filter((p) => p.in === 'header').map((p) => p.name);
+    const signed = operations.filter((o) => headersOf(o).includes('Service-Wallet-Signature'));
+    expect(signed.map((o) => o.operation.operationId)).toEqual(expect.arrayContaining(['executeQuote', 'executeCurrentAgentQuote', 'createAuthCredential']));
+    expect(signed.filter((o) => !headersOf(o).includes('Request-Id')).map((o) => o.operation.operationId)).toEqual([]);
   });
 });

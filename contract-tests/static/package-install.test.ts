@@ -1,17 +1,14 @@
 // The packed package as a consumer gets it: `npm pack` → install the tarball into a scratch ESM
 // project → a TypeScript file that imports the client, the types and the spec through the package
-// name compiles (tsc, NodeNext, strict) and runs under node.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// name compiles (tsc, NodeNext, strict) and runs under node; the conformance kit's command is
+// installed and runs.
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, runIn, type PackedProject } from '../support/packed-package.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const scratch = mkdtempSync(join(tmpdir(), 'package-install-'));
-const project = join(scratch, 'consumer');
-const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (cmd: string, args: string[], cwd: string) => runIn(cwd, cmd, args);
 
 const consumer = `import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -47,19 +44,25 @@ console.log(JSON.stringify({ API_VERSION, specVersion: spec.info.version, openap
 `;
 
 describe('the packed package, installed', () => {
-  let tarball = '';
+  let packed: PackedProject;
+  let project = '';
   beforeAll(() => {
-    mkdirSync(project);
-    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], root)) as { filename: string }[];
-    tarball = join(scratch, packed[0]!.filename);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball], project);
+    packed = installPacked('package-install');
+    project = packed.dir;
   }, 60_000);
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  afterAll(() => packed?.remove());
 
   it('installs with its runtime dependencies', () => {
-    expect(readdirSync(join(project, 'node_modules', '@payments-service', 'contract', 'generated')).sort()).toEqual(['client', 'openapi.d.ts', 'openapi.json', 'openapi.yaml']);
-    expect(readdirSync(join(project, 'node_modules'))).toContain('openapi-fetch');
+    expect(readdirSync(join(project, 'node_modules', '@payments-service', 'contract', 'generated')).sort()).toEqual(['client', 'conformance', 'openapi.d.ts', 'openapi.json', 'openapi.yaml']);
+    expect(readdirSync(join(project, 'node_modules'))).toEqual(expect.arrayContaining(['openapi-fetch', 'ajv', 'ajv-formats', 'standardwebhooks']));
+  });
+
+  it('installs the conformance kit as the payments-conformance command, which runs without dev dependencies', () => {
+    const bin = join(project, 'node_modules', '.bin', 'payments-conformance');
+    expect(run(bin, ['--version'], project).trim()).toBe('0.1.0');
+    const listed = run(bin, ['--list', '--only', 'pagination'], project).trim().split('\n');
+    expect(listed.at(-1)).toBe('38 checks');
+    expect(listed[0]).toMatch(/^pagination\.listTokens\.walk {2}listTokens 200/);
   });
 
   it('compiles a consumer with tsc (NodeNext, strict) and runs it', () => {

@@ -1,21 +1,29 @@
 // The published package holds exactly the typed client (its compiled client/*.ts, not the examples), the generated types, the bundled spec (YAML
-// and JSON), the README, the changelog and the licence, and its exports resolve to them.
+// and JSON), the compiled conformance kit and its documentation, the README, the changelog and the licence, and its exports and its command
+// resolve to them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; engines: { node: string } };
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; bin: Record<string, string>; engines: { node: string } };
+
+/** The kit's sources (contract-tests/kit/**\/*.ts), as the build compiles them into generated/conformance/. */
+const kitDir = resolve(root, 'contract-tests', 'kit');
+const kitSources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? kitSources(join(dir, e.name)) : e.name.endsWith('.ts') ? [relative(kitDir, join(dir, e.name))] : []));
+const compiledKit = kitSources(kitDir).map((f) => `generated/conformance/${f.replace(/\.ts$/, '.js')}`);
 
 describe('package', () => {
-  it('packs exactly the client, the types, the bundled spec, README, changelog and licence', () => {
+  it('packs exactly the client, the types, the bundled spec, the conformance kit, README, changelog and licence', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path).sort();
     expect(files).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
+      'contract-tests/kit/README.md',
       'generated/client/auth.d.ts',
       'generated/client/auth.js',
       'generated/client/client.d.ts',
@@ -36,6 +44,7 @@ describe('package', () => {
       'generated/client/signed-retry.js',
       'generated/client/webhooks.d.ts',
       'generated/client/webhooks.js',
+      ...compiledKit.sort(),
       'generated/openapi.d.ts',
       'generated/openapi.json',
       'generated/openapi.yaml',
@@ -43,10 +52,12 @@ describe('package', () => {
     ]);
   });
 
-  it('exports point at files that exist', () => {
+  it('exports and the command point at files that exist', () => {
     const targets = Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)));
     expect(targets.length).toBeGreaterThanOrEqual(5);
     for (const target of targets) expect(existsSync(resolve(root, target)), target).toBe(true);
+    expect(pkg.bin).toEqual({ 'payments-conformance': 'generated/conformance/cli.js' });
+    expect(readFileSync(resolve(root, pkg.bin['payments-conformance'] ?? ''), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 
   it('runs on Node 24', () => {

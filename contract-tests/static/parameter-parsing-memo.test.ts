@@ -1,4 +1,4 @@
-// server/http/parameter-parsing-memo.ts memoizes what express-openapi-validator works out about
+// server/dependency-patches/parameter-parsing-memo.ts memoizes what express-openapi-validator works out about
 // each parameter of the contract on every request, and skips the rest of its per-parameter loop
 // where that changes nothing. The validator must then read and judge any
 // query exactly as it did: the same requests, to the validator before the memo and after it, get
@@ -11,7 +11,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoizeValidatorParameterParsing } from '../../server/http/parameter-parsing-memo.ts';
+import { memoizeValidatorParameterParsing } from '../../server/dependency-patches/parameter-parsing-memo.ts';
 import { requestValidatorSpec, validatorSpec } from '../../server/http/validator-spec.ts';
 
 const require = createRequire(import.meta.url);

@@ -1,4 +1,4 @@
-// server/http/route-lookup-index.ts hands express-openapi-validator's route lookup only the routes
+// server/dependency-patches/route-lookup-index.ts hands express-openapi-validator's route lookup only the routes
 // that could match a request. The validator takes the first route that matches, so the first match
 // among the candidates must be the first match among all routes, for any path a client can send:
 // the contract's own routes (built by the validator's loader, in its order) and routes with
@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { candidateRoutes } from '../../server/http/route-lookup-index.ts';
+import { candidateRoutes } from '../../server/dependency-patches/route-lookup-index.ts';
 import { requestValidatorSpec, validatorSpec } from '../../server/http/validator-spec.ts';
 
 const require = createRequire(import.meta.url);

@@ -9,10 +9,11 @@ import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simu
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES } from '../../server/simulation/kyc.ts';
-import { QUOTE_OUTCOMES, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
+import type { PaymentOutcome } from '../../server/simulation/payment-outcome.ts';
+import { QUOTE_OUTCOMES } from '../../server/simulation/quote-outcomes.ts';
 import type { SuffixTable } from '../../server/simulation/suffix.ts';
 import { A_FEW_SECONDS_MS } from '../../server/simulation/timing.ts';
-import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES, type TransferOutcome } from '../../server/simulation/transfer-outcomes.ts';
+import { TRANSFER_IN_OUTCOMES, TRANSFER_OUT_OUTCOMES } from '../../server/simulation/transfer-outcomes.ts';
 import { SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_NOT_FOUND, type SandboxUmaDestination } from '../../server/simulation/uma-addresses.ts';
 import { backticked, findTable, parseMarkdownTables, upperSnakeValues, type MarkdownTable } from '../support/markdown-table.ts';
 import { spec } from '../support/spec.ts';
@@ -83,7 +84,7 @@ function outcomeFacts(cells: readonly string[]): string[] {
 }
 
 /** What a transfer or quote row of the code implies, in the same terms. */
-function paymentFacts(row: TransferOutcome | QuoteOutcome): string[] {
+function paymentFacts(row: PaymentOutcome): string[] {
   return [
     row.returned,
     ...row.later.flatMap((change, i) => [change.status, delay(i + 1, change.afterMs)]),
@@ -127,21 +128,21 @@ const CHECKS: TableCheck[] = [
     markdown: () => operation('/transfer-out', 'post'),
     header: 'Suffix',
     specSide: (t) => specFacts(t, outcomeFacts),
-    codeSide: codeFacts<TransferOutcome>(TRANSFER_OUT_OUTCOMES, paymentFacts),
+    codeSide: codeFacts<PaymentOutcome>(TRANSFER_OUT_OUTCOMES, paymentFacts),
   },
   {
     name: 'transfer-in (POST /transfer-in)',
     markdown: () => operation('/transfer-in', 'post'),
     header: 'Suffix',
     specSide: (t) => specFacts(t, outcomeFacts),
-    codeSide: codeFacts<TransferOutcome>(TRANSFER_IN_OUTCOMES, paymentFacts),
+    codeSide: codeFacts<PaymentOutcome>(TRANSFER_IN_OUTCOMES, paymentFacts),
   },
   {
     name: 'quote execution (POST /quotes/{quoteId}/execute)',
     markdown: () => operation('/quotes/{quoteId}/execute', 'post'),
     header: 'Suffix',
     specSide: (t) => specFacts(t, outcomeFacts),
-    codeSide: codeFacts<QuoteOutcome>(QUOTE_OUTCOMES, paymentFacts),
+    codeSide: codeFacts<PaymentOutcome>(QUOTE_OUTCOMES, paymentFacts),
   },
   {
     name: 'KYC (KycStatus)',
@@ -222,7 +223,7 @@ describe('the outcome tables follow the state machines of the spec', () => {
     ['quote other', QUOTE_OUTCOMES.otherwise] as const,
   ];
 
-  it.each(payments)('%s: each transaction status follows from the one before', (_, row: TransferOutcome | QuoteOutcome) => {
+  it.each(payments)('%s: each transaction status follows from the one before', (_, row: PaymentOutcome) => {
     // Returned FAILED means created PENDING and refused within the request.
     const created = transactions.initial.includes(row.returned) || transactions.initial.some((s) => allowed(transactions, s, row.returned));
     expect(created, `returned ${row.returned}`).toBe(true);
@@ -230,7 +231,7 @@ describe('the outcome tables follow the state machines of the spec', () => {
     for (let i = 1; i < path.length; i++) expect(allowed(transactions, path[i - 1] as string, path[i] as string), path.join(' -> ')).toBe(true);
   });
 
-  it.each(Object.entries(QUOTE_OUTCOMES.bySuffix).concat([['other', QUOTE_OUTCOMES.otherwise]]))('quote %s: each quote status follows from the one before', (_, row: QuoteOutcome) => {
+  it.each(Object.entries(QUOTE_OUTCOMES.bySuffix).concat([['other', QUOTE_OUTCOMES.otherwise]]))('quote %s: each quote status follows from the one before', (_, row: PaymentOutcome) => {
     const path = ['PENDING', row.returned, ...row.later.map((c) => c.status)];
     for (let i = 1; i < path.length; i++) expect(allowed(quotes, path[i - 1] as string, path[i] as string), path.join(' -> ')).toBe(true);
   });

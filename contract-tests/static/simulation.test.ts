@@ -10,7 +10,8 @@ import { BENEFICIARY_NAME_CHECK, beneficiaryNameCheck } from '../../server/simul
 import { checkMagicValue, SANDBOX_MAGIC_VALUES, type MagicValueField } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES, kybOutcome } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES, kycOutcome } from '../../server/simulation/kyc.ts';
-import { QUOTE_OUTCOMES, quoteOutcome, type QuoteOutcome } from '../../server/simulation/quote-outcomes.ts';
+import type { PaymentOutcome } from '../../server/simulation/payment-outcome.ts';
+import { QUOTE_OUTCOMES, quoteOutcome, quotePaymentOutcome } from '../../server/simulation/quote-outcomes.ts';
 import { identifierSuffix, lastThree, rowFor } from '../../server/simulation/suffix.ts';
 import { A_FEW_SECONDS_MS, ABOUT_30_SECONDS_MS, ABOUT_6_MINUTES_MS } from '../../server/simulation/timing.ts';
 import {
@@ -18,7 +19,6 @@ import {
   TRANSFER_OUT_OUTCOMES,
   transferInOutcome,
   transferOutOutcome,
-  type TransferOutcome,
 } from '../../server/simulation/transfer-outcomes.ts';
 import { lookupSandboxUma, SANDBOX_UMA_DESTINATIONS, SANDBOX_UMA_DOMAIN } from '../../server/simulation/uma-addresses.ts';
 
@@ -146,7 +146,7 @@ describe('beneficiary-name-check', () => {
 });
 
 /** Every status a transfer or quote passes through after the response, in order. */
-const statuses = (o: TransferOutcome | QuoteOutcome) => [o.returned, ...o.later.map((c) => c.status)];
+const statuses = (o: PaymentOutcome) => [o.returned, ...o.later.map((c) => c.status)];
 
 describe('transfer-outcomes', () => {
   it.each([
@@ -177,7 +177,7 @@ describe('transfer-outcomes', () => {
     expect(transferInOutcome(identifier)).toEqual({ returned, later, failureReason, balance, creditedBack: false });
   });
 
-  const rows = (table: typeof TRANSFER_OUT_OUTCOMES | typeof TRANSFER_IN_OUTCOMES): TransferOutcome[] => [
+  const rows = (table: typeof TRANSFER_OUT_OUTCOMES | typeof TRANSFER_IN_OUTCOMES): PaymentOutcome[] => [
     ...Object.values(table.bySuffix),
     table.otherwise,
   ];
@@ -219,7 +219,23 @@ describe('quote-outcomes', () => {
     ['07', completes, null, false],
     ['$jane007@domain', fails, 'REFUND_FAILED', false],
   ] as const)('to %s', (identifier, later, failureReason, creditedBack) => {
-    expect(quoteOutcome(identifier)).toEqual({ returned: 'PROCESSING', later, failureReason, creditedBack });
+    expect(quoteOutcome(identifier)).toEqual({ returned: 'PROCESSING', later, failureReason, balance: 'DEBITED', creditedBack });
+  });
+
+  it('by destination: another internal account is paid at once, an external one by its suffix, an UMA address as the sandbox destinations say', () => {
+    expect(quotePaymentOutcome({ kind: 'INTERNAL' })).toEqual({ returned: 'COMPLETED', later: [], failureReason: null, balance: 'DEBITED', creditedBack: false });
+    expect(quotePaymentOutcome({ kind: 'EXTERNAL', identifier: 'DE89370400440532013004' })).toEqual(quoteOutcome('DE89370400440532013004'));
+    expect(quotePaymentOutcome({ kind: 'UMA', address: '$success.eur@sandbox.uma.money' })).toEqual({ returned: 'PROCESSING', later: completes, failureReason: null, balance: 'DEBITED', creditedBack: false });
+    expect(quotePaymentOutcome({ kind: 'UMA', address: '$pending.long.usd@sandbox.uma.money' })).toEqual({ returned: 'PROCESSING', later: [], failureReason: null, balance: 'DEBITED', creditedBack: false });
+    expect(quotePaymentOutcome({ kind: 'UMA', address: '$fail.compliance.usd@sandbox.uma.money' })).toEqual({
+      returned: 'PROCESSING',
+      later: fails,
+      failureReason: 'COMPLIANCE_REJECTED',
+      balance: 'DEBITED',
+      creditedBack: true,
+    });
+    // Any other receiver completes a few seconds later.
+    expect(quotePaymentOutcome({ kind: 'UMA', address: '$jane@payments.example.org' })).toEqual(quotePaymentOutcome({ kind: 'UMA', address: '$success.usd@sandbox.uma.money' }));
   });
 
   it('about 6 minutes is 360 000 ms', () => {
@@ -227,7 +243,7 @@ describe('quote-outcomes', () => {
   });
 
   it('a failed payment is credited back unless the refund failed', () => {
-    for (const row of [...Object.values(QUOTE_OUTCOMES.bySuffix), QUOTE_OUTCOMES.otherwise] as QuoteOutcome[]) {
+    for (const row of [...Object.values(QUOTE_OUTCOMES.bySuffix), QUOTE_OUTCOMES.otherwise] as PaymentOutcome[]) {
       const failed = statuses(row).at(-1) === 'FAILED';
       expect(row.failureReason !== null).toBe(failed);
       expect(row.creditedBack).toBe(failed && row.failureReason !== 'REFUND_FAILED');
@@ -320,6 +336,7 @@ describe('server/simulation stays pure', () => {
       'embedded-wallet.ts',
       'kyb.ts',
       'kyc.ts',
+      'payment-outcome.ts',
       'quote-outcomes.ts',
       'suffix.ts',
       'timing.ts',

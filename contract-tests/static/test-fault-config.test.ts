@@ -1,5 +1,6 @@
 // The deliberately broken ledger of the reliability tests (PAYMENTS_TEST_FAULT) can never run
-// outside a test server: the configuration refuses it, and only the configuration reads it.
+// outside a test server: the configuration refuses it, only the configuration reads it, and only
+// boot.ts acts on it, by giving the ledger another balance writer.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,14 @@ describe('PAYMENTS_TEST_FAULT', () => {
     const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : name.endsWith('.ts') ? [join(dir, name)] : []));
     const readers = files(server).filter((f) => /\.PAYMENTS_TEST_FAULT\b|\[['"`]PAYMENTS_TEST_FAULT/.test(readFileSync(f, 'utf8'))).map((f) => relative(server, f));
     expect(readers).toEqual(['config.ts']);
-    // The ledger takes the fault from the runtime settings boot.ts fills from the checked configuration.
-    expect(readFileSync(join(server, 'boot.ts'), 'utf8')).toContain('testFault: config.testFault');
+    // boot.ts gives the ledger the broken balance writer from the checked configuration; nothing else
+    // chooses it, and the money path has no branch for it.
+    expect(readFileSync(join(server, 'boot.ts'), 'utf8')).toContain("balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter");
+    const choosers = files(server).filter((f) => /\blostUpdateBalanceWriter\b/.test(readFileSync(f, 'utf8'))).map((f) => relative(server, f));
+    expect(choosers.sort()).toEqual(['boot.ts', 'ledger/lost-update.repository.ts']);
+    // The money path: the ledger and the payments layer, but for the broken writer itself.
+    const moneyPath = files(server).filter((f) => /^(ledger|payments)\//.test(relative(server, f)) && !f.endsWith('lost-update.repository.ts'));
+    expect(moneyPath.length).toBeGreaterThan(5);
+    expect(moneyPath.filter((f) => /testFault|PAYMENTS_TEST_FAULT|settings\./.test(readFileSync(f, 'utf8'))).map((f) => relative(server, f))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withJoseOidc } from '../../server/wallet-auth/jose-oidc.ts';
 import { sandboxProofs } from '../../server/wallet-auth/sandbox-proofs.ts';
-import type { WalletProofs } from '../../server/wallet-auth/wallet-proofs.ts';
+import type { WalletProofs } from '../../server/context/wallet-proofs.ts';
 
 const GOOGLE = 'https://accounts.google.com';
 const now = new Date('2025-10-13T12:00:00Z');

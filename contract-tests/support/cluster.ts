@@ -44,8 +44,8 @@ export async function startCluster(adminUrl: string, count: number, env: NodeJS.
 }
 
 /** `startCluster`, closed with the rest of a test file's `cleanups` (see file-cleanups.ts). */
-export async function startClusterFor(cleanups: (() => Promise<unknown>)[], adminUrl: string, count: number): Promise<Cluster> {
-  const started = await startCluster(adminUrl, count);
+export async function startClusterFor(cleanups: (() => Promise<unknown>)[], adminUrl: string, count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> {
+  const started = await startCluster(adminUrl, count, env);
   cleanups.push(started.close);
   return started;
 }

@@ -10,7 +10,7 @@ type Schemas = components['schemas'];
 
 const digits = (n: number): string => Array.from({ length: n }, () => String(randomInt(10))).join('');
 const jane = { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } as const;
-const northwind = { beneficiaryType: 'BUSINESS', legalName: 'Northwind Payouts SAS', registrationNumber: '552120222' } as const;
+const northwind = { beneficiaryType: 'BUSINESS', fullName: 'Northwind Payouts SAS', registrationNumber: '552120222' } as const;
 
 export const externalAccountInfo = {
   usd: (suffix = '000'): Schemas['UsdAccountInfo'] => ({
@@ -27,7 +27,7 @@ export const externalAccountInfo = {
     accountType: 'MXN_ACCOUNT',
     clabe: `${digits(15)}${suffix}`,
     bankName: 'BBVA México',
-    beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Proveedora del Norte S.A. de C.V.' },
+    beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Proveedora del Norte S.A. de C.V.' },
   }),
   aed: (suffix = '000'): Schemas['AedAccountInfo'] => ({ accountType: 'AED_ACCOUNT', iban: `AE07${digits(16)}${suffix}`, swiftCode: 'EBILAEAD', beneficiary: jane }),
   spark: (suffix = '000'): Schemas['SparkWalletInfo'] => ({ accountType: 'SPARK_WALLET', address: `sp1pgss${unique()}${unique()}${digits(4)}${suffix}` }),

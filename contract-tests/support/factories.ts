@@ -171,10 +171,14 @@ export async function tokenWith(permissions: Permission[]): Promise<PaymentsClie
 
 export type Transaction = Schemas['Transaction'];
 
-/** The transaction a transfer answered with its 201, or an Error saying what it answered instead. */
-export function created(result: { data?: Transaction; error?: unknown; response: Response }): Transaction {
-  if (result.response.status !== 201 || result.data === undefined) throw new Error(`expected 201, got ${result.response.status}: ${JSON.stringify(result.error ?? result.data)}`);
-  return result.data;
+/**
+ * The transaction a transfer answered with its 201, or an Error saying what it answered instead
+ * (a transfer-out from an Embedded Wallet answers a 202 SignedRetryChallenge first).
+ */
+export function created(result: { data?: Transaction | Schemas['SignedRetryChallenge']; error?: unknown; response: Response }): Transaction {
+  const { data } = result;
+  if (result.response.status !== 201 || data === undefined || !('id' in data)) throw new Error(`expected 201, got ${result.response.status}: ${JSON.stringify(result.error ?? data)}`);
+  return data;
 }
 export type TransactionListQuery = NonNullable<Operations['listTransactions']['parameters']['query']>;
 

@@ -1,12 +1,12 @@
 // A server started inside the test file's own process, by the function `npm start` runs
-// (server/start.ts), for files that need a server of their own (to move its clock, change its
+// (server/server.ts), for files that need a server of their own (to move its clock, change its
 // configuration) but nothing of a process: it skips node's start and reuses the modules the worker
 // has loaded, PGlite's compiled WebAssembly included (about 0.6 CPU-seconds a start against 2 to
 // 2.5 for a process). Tests about the process itself (restarts, refusals at start, signals, two
 // processes on one database) spawn one instead (server-process.ts).
 import { pino } from 'pino';
 import { loadConfig } from '../../server/config.ts';
-import { startServer } from '../../server/start.ts';
+import { startServer } from '../../server/server.ts';
 import { serverEnv } from './server-process.ts';
 
 export interface TestServer {

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { handlers } from '../../server/operations.ts';
-import { notImplemented } from '../../server/http/handler-types.ts';
+import { notImplemented } from '../../server/context/handler-types.ts';
 import { operations } from './spec.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');

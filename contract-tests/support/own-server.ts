@@ -23,7 +23,7 @@ export interface OwnServer {
  * PGlite, or, with `onTargetDatabase` on the PostgreSQL target, on a fresh PostgreSQL database
  * of its own (`databaseUrl`, for a second process to share).
  */
-export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServer & { databaseUrl: string | undefined; startAnother(): Promise<ServerProcess> } {
+export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServer & { databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv; startAnother(): Promise<ServerProcess> } {
   const token = newCredentials();
   const env: NodeJS.ProcessEnv = { PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret };
   const others: ServerProcess[] = [];
@@ -31,6 +31,8 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
   const own = {
     token,
     databaseUrl: undefined as string | undefined,
+    /** The server's environment (database, master key, credentials): for another process or a script on its database. */
+    env,
     /** Another server, a process, on the same PostgreSQL database, master key and credentials. */
     async startAnother() {
       if (own.databaseUrl === undefined) throw new Error('a second process needs the PostgreSQL target');
@@ -38,7 +40,7 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
       others.push(other);
       return other;
     },
-  } as OwnServer & { databaseUrl: string | undefined; startAnother(): Promise<ServerProcess> };
+  } as OwnServer & { databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv; startAnother(): Promise<ServerProcess> };
   beforeAll(async () => {
     if (options.onTargetDatabase === true && target === 'postgres') {
       const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'own');

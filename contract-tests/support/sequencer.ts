@@ -5,6 +5,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const FIRST = [
+  'contract-tests/api/conformance-kit.test.ts',
   'contract-tests/api/fuzz.test.ts',
   'contract-tests/server/life-cycle.test.ts',
   'contract-tests/server/transfer-outcomes.test.ts',

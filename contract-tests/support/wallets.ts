@@ -6,6 +6,8 @@ import { baseUrl, checkedCalls, controlsOrigin, credentials } from './api.ts';
 import { ok } from './quotes.ts';
 
 type Schemas = components['schemas'];
+/** A page of sessions, its items typed (the envelope's `data` is `unknown[]` in ListEnvelope). */
+export type SessionPage = Omit<Schemas['AuthSessionListResponse'], 'data'> & { data: Schemas['AuthSession'][] };
 export type AuthMethod = Schemas['AuthMethod'];
 export type AuthSession = Schemas['AuthSession'];
 export type SignedRetryChallenge = Schemas['SignedRetryChallenge'];
@@ -64,7 +66,8 @@ export function walletCalls(serverBaseUrl = baseUrl, token: { clientId: string; 
     challenge: (credentialId: string, body?: unknown) => call('POST', `/auth/credentials/${id(credentialId)}/challenge`, body),
     verify: (credentialId: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/auth/credentials/${id(credentialId)}/verify`, body, headers),
     revokeCredential: (credentialId: string, headers: Record<string, string> = {}) => call('DELETE', `/auth/credentials/${id(credentialId)}`, undefined, headers),
-    listSessions: (accountId: string) => ok<Schemas['AuthSessionListResponse']>(call('GET', `/auth/sessions?accountId=${id(accountId)}`)),
+    listSessions: (accountId: string, page: { limit?: number; cursor?: string } = {}) =>
+      ok<SessionPage>(call('GET', `/auth/sessions?${new URLSearchParams({ accountId, ...(page.limit === undefined ? {} : { limit: String(page.limit) }), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) })}`)),
     revokeSession: (sessionId: string, headers: Record<string, string> = {}) => call('DELETE', `/auth/sessions/${id(sessionId)}`, undefined, headers),
     updateWallet: (accountId: string, body: unknown, headers: Record<string, string> = {}) => call('PATCH', `/internal-accounts/${id(accountId)}`, body, headers),
     exportWallet: (accountId: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/internal-accounts/${id(accountId)}/export`, body, headers),

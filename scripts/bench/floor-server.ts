@@ -10,7 +10,8 @@
 import { createServer } from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { toCustomer } from '../../server/customers/customers.mapper.ts';
+// The bench's customers are individuals: no business tax id to open, which the server would do with its keys.
+import { toCustomer, WITHOUT_TAX_ID } from '../../server/customers/customers.mapper.ts';
 import { findCustomer, listCustomers } from '../../server/customers/customers.repository.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { toConfig } from '../../server/platform/platform.mapper.ts';
@@ -45,11 +46,11 @@ async function answer(url: string): Promise<unknown> {
   if (pathname === '/customers') {
     const page = { limit: Number(searchParams.get('limit') ?? 20), after: undefined, filterDigest: '' };
     const { rows, total } = await listCustomers(db, platformId, {}, page);
-    return { data: rows.slice(0, page.limit).map(toCustomer), hasMore: rows.length > page.limit, totalCount: total };
+    return { data: rows.slice(0, page.limit).map((row) => toCustomer(row, WITHOUT_TAX_ID)), hasMore: rows.length > page.limit, totalCount: total };
   }
   const id = /^\/customers\/([^/]+)$/.exec(pathname)?.[1];
   const row = id === undefined ? undefined : await findCustomer(db, platformId, decodeURIComponent(id));
-  return row === undefined ? undefined : toCustomer(row);
+  return row === undefined ? undefined : toCustomer(row, WITHOUT_TAX_ID);
 }
 
 const server = createServer((req, res) => {

@@ -1,5 +1,6 @@
 // One autocannon run, and the median of interleaved rounds: every variant runs once per round,
 // one after the other, so a machine that slows down mid-run slows every variant alike.
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -37,4 +38,18 @@ export async function interleaved<K extends string>(variants: Record<K, () => Pr
       { rps: median(r.map((x) => x.rps)), p99: median(r.map((x) => x.p99)), failed: r.reduce((n, x) => n + x.failed, 0), ok: r.reduce((n, x) => n + x.ok, 0) },
     ]),
   ) as Record<K, Load>;
+}
+
+/** CPU time process `pid` has used so far, in nanoseconds (Linux scheduler statistics). */
+const cpuNanoseconds = (pid: number): number => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+
+/**
+ * The CPU the process `pid` (a server) spends per request over `amount` requests: on a shared
+ * machine its share of the CPU, and so its requests per second, moves with everything else running,
+ * but the work one request costs it barely does.
+ */
+export async function cpuPerRequest(pid: number, options: autocannon.Options & { amount: number }): Promise<{ us: number; failed: number }> {
+  const before = cpuNanoseconds(pid);
+  const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, ...options });
+  return { us: (cpuNanoseconds(pid) - before) / 1000 / result.requests.total, failed: result.non2xx + result.errors + result.timeouts };
 }

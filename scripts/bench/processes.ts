@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { freePort } from '../../contract-tests/support/free-port.ts';
 import { createDatabase } from '../../contract-tests/support/postgres-database.ts';
 import { startPrism } from '../../contract-tests/support/prism-process.ts';
+import type { DependencyPatch } from '../../server/dependency-patches/index.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -18,17 +19,25 @@ export interface Running {
   /** Where the API's paths start: the server's `/2025-10-13`, or Prism's root. */
   base: string;
   readyMs: number;
+  /** The server's process (not Prism's). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
+interface Options {
+  validateRequests?: boolean;
+  /** Dependency patches left out (server-without-patches.ts): only `npm run bench:patches` asks. */
+  leaveOut?: readonly DependencyPatch[];
+}
 /** PGlite in memory, or in `dataDir` (a folder the scale benchmark grows between two starts). */
-export type Variant = { database: 'postgres'; url: string; validateRequests?: boolean } | { database: 'pglite'; dataDir?: string; validateRequests?: boolean };
+export type Variant = ({ database: 'postgres'; url: string } | { database: 'pglite'; dataDir?: string }) & Options;
 
 /** The server in production-like settings: no response validation, no test controls, silent. */
 export async function startServer(variant: Variant): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const entry = variant.leaveOut === undefined ? ['server/main.ts'] : ['scripts/bench/server-without-patches.ts', ...variant.leaveOut];
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     stdio: 'ignore',
     env: {
@@ -54,7 +63,7 @@ export async function startServer(variant: Variant): Promise<Running> {
     if (performance.now() - started > 60_000) throw new Error('the server did not start within 60 s');
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { base, readyMs: performance.now() - started, stop: () => stopChild(child) };
+  return { base, readyMs: performance.now() - started, pid: child.pid, stop: () => stopChild(child) };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -77,7 +86,7 @@ export async function startFloor(database: 'postgres' | 'pglite', url: string): 
     });
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
   });
-  return { base: `http://127.0.0.1:${port}`, readyMs: performance.now() - started, stop: () => stopChild(child) };
+  return { base: `http://127.0.0.1:${port}`, readyMs: performance.now() - started, pid: child.pid, stop: () => stopChild(child) };
 }
 
 export async function startMock(): Promise<Running> {

@@ -1,7 +1,7 @@
 // The floor under a quote created and executed on PostgreSQL (USD to EUR between two internal
 // accounts, COMPLETED at once): the database writes of POST /quotes and POST /quotes/{id}/execute,
 // written with `pg` and nothing else (with the server's named prepared statements), as
-// quotes.service.ts, quote-execution.ts, ledger.service.ts and the repositories write them:
+// quotes.service.ts, quote-execution.ts, payments/ and ledger/ and the repositories write them:
 //   BEGIN; WITH expiry AS (INSERT jobs) INSERT quotes; COMMIT  (the quote and its expiry job)
 //   BEGIN
 //   SELECT quotes … FOR UPDATE                                   (one execution at a time)

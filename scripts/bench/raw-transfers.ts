@@ -1,12 +1,12 @@
 // The floor under `POST /transfer-out` on PostgreSQL: the database writes of one COMPLETED transfer
 // (suffix 000), written with `pg` and nothing else (with the server's named prepared statements),
-// in one SQL transaction per transfer, as ledger.service.ts, transactions.repository.ts,
+// in one SQL transaction per transfer, as payment-status.ts, payments.repository.ts,
 // ledger.repository.ts, webhooks.repository.ts and jobs.repository.ts write them, in their order:
 //   BEGIN
-//   INSERT transactions … RETURNING *                       (openTransaction → insertTransaction)
+//   INSERT transactions … RETURNING *                       (openPayment → insertTransaction)
 //   WITH event AS (INSERT webhook_outbox) INSERT jobs       (emitEvent: OUTGOING_PAYMENT_COMPLETED and
 //                                                            its webhooks.deliver job)
-//   WITH movement AS (INSERT ledger_movements),             (postMovements: SEND, account → settlement,
+//   WITH movement AS (INSERT ledger_movements),             (the balance writer: SEND, account → settlement,
 //     entries AS (INSERT ledger_entries: 2 rows)             and the conditional debit, last, so the
 //     UPDATE internal_accounts … FROM (VALUES …)             row lock is held only until COMMIT; with
 //     WHERE balance stays within 0 and the cap RETURNING     one internal account there is no

@@ -1,5 +1,5 @@
 // The benchmark's results: one row per goal, printed and written to bench/results.md, one section per
-// kind of run (the README shows the same tables; static/bench-results.test.ts keeps them equal).
+// kind of run (figures the README quotes are these: static/bench-results.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';

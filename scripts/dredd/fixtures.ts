@@ -187,6 +187,11 @@ export async function createFixtures(baseUrl: string, credentials: Credentials) 
         return { agentId: created.agent.id, code: created.deviceCode.code };
       },
       /** A quote paid by real-time funding to a sandbox UMA address, waiting for the funds. */
+      /** A transfer-out's body from the wallet (funded), to a bank account of its owner: answered with a 202 challenge. */
+      walletPayout: async () => {
+        await fund(wallet.walletId, 10_000);
+        return { source: { accountId: wallet.walletId }, destination: { accountId: await newExternal(wallet.customerId) }, amount: 100 };
+      },
       fundingQuote: async () => {
         const lookup = await api.expect<{ lookupId: string }>(200, 'GET', `/receiver/uma/${id('$success.usd@sandbox.uma.money')}?customerId=${id(main.customerId)}`);
         return (

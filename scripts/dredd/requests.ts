@@ -140,6 +140,10 @@ const serverChanges: Record<string, Change> = {
   lookupUmaReceiver: (p, f) => void (p.query.customerId = f.customerId),
   lookupExternalAccountReceiver: (p, f) => void (p.query.customerId = f.customerId),
   executeQuote: async (p, f) => void (p.path.quoteId = await f.fresh.quote()),
+  // A transfer-out answers 202 only from an Embedded Wallet (its owner signs it).
+  createTransferOut: async (p, f, status) => {
+    if (status === 202) p.body = await f.fresh.walletPayout();
+  },
   approveTransaction: async (p, f) => {
     p.path.transactionId = (await f.pendingAgentAction()).transactionId;
     delete p.body; // receiver details are for incoming payments; this one is an agent's transfer-out

@@ -19,6 +19,8 @@ const AGENT_PERMISSIONS = [
   'MANAGE_EXTERNAL_ACCOUNTS',
 ];
 const MONEY_AGENT_PERMISSIONS = ['CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES'];
+/** What an operation that gives power gives (spec/guides/authentication.md: nobody gives more than they hold). */
+const GRANTS = ['REQUESTED_PERMISSIONS', 'AGENT_POLICY', 'PAYMENT'];
 
 const isRef = (node) => node !== null && typeof node === 'object' && typeof node.$ref === 'string';
 const deref = (node, ctx) => (isRef(node) ? ctx.resolve(node).node : node);
@@ -57,6 +59,12 @@ function OperationDeclaresAccess() {
       ctx.report({
         message: `An operation with bearerAuth names the agent permission it needs in \`x-agent-permission\` (${AGENT_PERMISSIONS.join(', ')}) (${GUIDE}).`,
         location: ctx.location.key(),
+      });
+    }
+    if (op['x-grants'] !== undefined && (!GRANTS.includes(op['x-grants']) || !schemes.includes('basicAuth'))) {
+      ctx.report({
+        message: `\`x-grants\` is one of ${GRANTS.join(', ')}, on an operation with basicAuth (${GUIDE}).`,
+        location: ctx.location.child(['x-grants']),
       });
     }
     // The docs show a requirement's roles next to its scheme, so the permission is also listed there
@@ -175,6 +183,17 @@ const usesListEnvelope = (schemaRef, ctx) => {
   return Array.isArray(schema?.allOf) && schema.allOf.some((s) => isRef(s) && refName(s.$ref) === 'ListEnvelope');
 };
 
+/**
+ * A list on the envelope has `data` in its own member, required, and the envelope declares none: a
+ * generator that merges allOf members (openapi-python-client) would otherwise type every list's
+ * `data` as the first list it merged (clients/README.md).
+ */
+const ownsData = (schemaRef, ctx) => {
+  const members = (deref(schemaRef, ctx)?.allOf ?? []).map((member) => ({ envelope: isRef(member) && refName(member.$ref) === 'ListEnvelope', schema: deref(member, ctx) }));
+  const envelopeDeclares = members.some((m) => m.envelope && m.schema?.properties?.data !== undefined);
+  return !envelopeDeclares && members.some((m) => !m.envelope && m.schema?.properties?.data !== undefined && m.schema.required?.includes('data'));
+};
+
 /** An unpaginated list: an object whose only property is a required, bounded `data` array. */
 const isDataOnlyList = (schemaRef, ctx) => {
   const schema = deref(schemaRef, ctx);
@@ -195,6 +214,11 @@ function ListResponseEnvelope() {
       if (!hasBoth || !name?.endsWith('ListResponse') || !usesListEnvelope(schema, ctx)) {
         ctx.report({
           message: `A paginated operation takes both \`limit\` and \`cursor\` and answers 200 with a \`<Name>ListResponse\` that is \`allOf\` the ListEnvelope (${GUIDE}).`,
+          location: ctx.location.key(),
+        });
+      } else if (!ownsData(schema, ctx)) {
+        ctx.report({
+          message: `\`${name}\` declares its \`data\` array, required, in its own \`allOf\` member; the ListEnvelope declares none (${GUIDE}).`,
           location: ctx.location.key(),
         });
       }

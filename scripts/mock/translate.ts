@@ -124,9 +124,16 @@ function methodNotAllowed(bundle: Bundle, path: string): MockError {
   return error(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed on this path.', { headers: allow === '' ? {} : { allow } });
 }
 
+/** Violations whose field Prism names in the message, not the location: missing and undefined properties. */
+const NAMED_IN_MESSAGE: Record<string, RegExp> = {
+  required: /required property '([^']+)'/,
+  additionalProperties: /found '([^']+)'/,
+  unevaluatedProperties: /unevaluated properties: '([^']+)'/,
+};
+
 /**
  * One of Prism's request violations as the server names the field: body fields as JSON pointers
- * (`/accountInfo/routingNumber`, a missing property included), others as `query.limit`,
+ * (`/accountInfo/routingNumber`, a missing or undefined property included), others as `query.limit`,
  * `path.customerId` (Prism lowercases path parameter names; the spec's spelling is restored),
  * `header.idempotency-key`.
  */
@@ -135,8 +142,10 @@ function fieldError(bundle: Bundle, method: string, path: string, v: Violation):
   const constraint = typeof v.code === 'string' ? v.code : undefined;
   const withConstraint = (field: string, message: string): FieldError => ({ field, message, ...(constraint === undefined ? {} : { constraint }) });
   if (where === 'body') {
-    const missing = v.code === 'required' ? /required property '([^']+)'/.exec(v.message)?.[1] : undefined;
-    const pointer = [...rest, ...(missing === undefined ? [] : [missing])].map((k) => k.replaceAll('~', '~0').replaceAll('/', '~1'));
+    // A missing property, or one the schema does not define, is named as the field itself (as the
+    // server names it); Prism points at the object holding it and names it in the message.
+    const named = NAMED_IN_MESSAGE[String(v.code)]?.exec(v.message)?.[1];
+    const pointer = [...rest, ...(named === undefined ? [] : [named])].map((k) => k.replaceAll('~', '~0').replaceAll('/', '~1'));
     return withConstraint(`/${pointer.join('/')}`, v.message);
   }
   if (where === 'query' || where === 'path' || where === 'header') {

@@ -16,7 +16,7 @@
 //    takes as its `title`: a component enum's name when the group has one (the first by name), else
 //    the union's enum of 2., else `<Schema><Property>` of its first inline enum (`Error400Code`).
 //    A second component enum of a group is left out and its `$ref`s point to the first: quicktype's Go
-//    would declare `UnmarshalKycStatus` for a `KycStatus` type it never writes (it is `KybStatus`).
+//    would declare an `Unmarshal<Second>` for a type it never writes (it writes the first).
 // 4. An object with properties that also takes other keys (`additionalProperties` true or a schema)
 //    becomes a map: quicktype's classes keep only the declared properties and would drop the rest
 //    (`Error400Details`: the `accountId` other 400 codes add beside `errors`).
@@ -43,7 +43,7 @@ export interface ModelInput {
   enums: EnumGroup[];
   /** Names a generated type may have: the component schemas' and the enum groups'. */
   allowedNames: Set<string>;
-  /** Component enums left out for another with the same values (3.): `KycStatus` → `KybStatus`. */
+  /** Component enums left out for another with the same values (3.): `<second>` → `<first>`. */
   aliases: Map<string, string>;
 }
 

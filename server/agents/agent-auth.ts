@@ -1,6 +1,6 @@
 // An agent's bearer access token: found by its SHA-256 (the token itself is never stored), valid
 // while the agent exists. A paused agent is still authenticated; authorization refuses it (403).
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import type { Principal } from '../shared/principal.ts';
 import { findAgentByTokenHash } from './agents.repository.ts';
 import { sha256 } from './agents.service.ts';

@@ -1,8 +1,9 @@
 // The /agents/me operations, with the agent's bearer token: reads of its customer's things, its
 // quotes, and the actions it submits.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
-import { getOwnAction, listOwnActions, submitQuoteExecution, submitTransfer } from './agent-actions.service.ts';
+import { getOwnAction, listOwnActions } from './agent-actions.service.ts';
+import { submitQuoteExecution, submitTransfer } from './agent-submissions.service.ts';
 import {
   createAgentQuote,
   getAgentQuote,

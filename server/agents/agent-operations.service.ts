@@ -1,7 +1,7 @@
 // What an agent does with its own bearer token (/agents/me): the platform's services, always
 // scoped to the agent's customer. Anything of another customer is not found, as if it did not exist.
 import type { components, operations } from '../../generated/openapi.js';
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../context/context.ts';
 import { listExternalAccounts, registerExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { canonicalAccountId, internalAccountNotFound, listCustomerInternalAccounts, requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { createQuote, getQuote } from '../quotes/quotes.service.ts';

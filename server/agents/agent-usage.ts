@@ -1,7 +1,7 @@
 // How much of its spending limits an agent has used: its approved actions of the current UTC day
 // and month (the windows follow the service's clock).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { countedSince } from './agent-actions.repository.ts';
 import type { AgentRow } from './agents.repository.ts';
 

@@ -1,9 +1,6 @@
 // Agents as the platform manages them (and decides their actions), and the redemption of a device
 // code by the agent itself.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { unitOfWork } from '../db/unit-of-work.ts';
-import { withoutTransaction, type AreaHandlers } from '../http/handler-types.ts';
+import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
 import { ApiError } from '../shared/errors.ts';
 import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';
 import { checkRedeemLimit, countUnknownCode, createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
@@ -36,10 +33,9 @@ export const agentHandlers: AreaHandlers<
   createAgentDeviceCode: async (req, ctx) => ({ status: 201, body: await issueDeviceCode(ctx, req.path.agentId) }),
   // Its own transaction: an unknown code is counted against the address although the request fails.
   redeemAgentDeviceCode: withoutTransaction(async (req, ctx) => {
-    const db = ctx.db as Kysely<Database>; // outside a transaction: withoutTransaction hands over the pool
     await checkRedeemLimit(ctx, req.source);
     try {
-      return { status: 200, body: await unitOfWork(ctx, db, (uow) => redeemDeviceCode({ ...ctx, ...uow }, req.path.code)) };
+      return { status: 200, body: await ctx.transaction((trx) => redeemDeviceCode(trx, req.path.code)) };
     } catch (err) {
       if (err instanceof ApiError && err.code === 'DEVICE_CODE_NOT_FOUND') await countUnknownCode(ctx, req.source);
       throw err;

@@ -1,5 +1,6 @@
 // Agents and their device codes. A deleted agent keeps its row (its actions name it) but is never
-// found again: not by id, not by its access token.
+// found again: not by id, not by its access token. Locks are taken agent first, then its codes
+// (issuing, redeeming, deleting): two orders would deadlock each other.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
@@ -38,7 +39,7 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
 
 type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };
 
-/** Counts kept by the database (migration 0013): unfiltered or by one of these, with one time bound or none; an updated_at bound planned per call. */
+/** Counts kept by the database (migration 0018): unfiltered or by one of these, with one time bound or none; an updated_at bound planned per call. */
 const plan: ListPlan<AgentListParams> = {
   by: { isPaused: 'is_paused', isConnected: 'is_connected' },
   windows: TIME_WINDOW_BOUNDS,
@@ -89,7 +90,12 @@ export async function replaceOpenCodes(db: Db, agentId: string, at: Date): Promi
   await db.updateTable('agent_device_codes').set({ replaced_at: at }).where('agent_id', '=', agentId).where('redeemed_at', 'is', null).where('replaced_at', 'is', null).execute();
 }
 
-/** The code, locked: two redemptions of one code take turns, so one of them wins. */
+/** The code, unlocked: which agent to lock before the code itself. */
+export async function findDeviceCode(db: Db, codeHash: string): Promise<DeviceCodeRow | undefined> {
+  return db.selectFrom('agent_device_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+}
+
+/** The code, locked (after its agent): two redemptions of one code take turns, so one of them wins. */
 export async function findDeviceCodeForUpdate(db: Db, codeHash: string): Promise<DeviceCodeRow | undefined> {
   return db.selectFrom('agent_device_codes').selectAll().where('code_hash', '=', codeHash).forUpdate().executeTakeFirst();
 }

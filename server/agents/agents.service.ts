@@ -4,21 +4,23 @@
 // access token, which is stored only as its SHA-256. Spec: the paths under /agents.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, RequestContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
 import { ApiError, badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
+import { policyGrants, requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { findFailureWindow, recordFailure } from '../tokens/auth-failures.repository.ts';
-import { FAILURE_WINDOW_MS, refuseUntilWindowCloses } from '../tokens/tokens.service.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { throttledSource } from '../shared/source-address.ts';
 import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
   findAgent,
   findAgentForUpdate,
+  findDeviceCode,
   findDeviceCodeForUpdate,
   insertAgent,
   insertDeviceCode,
@@ -90,7 +92,8 @@ async function issueCode(ctx: PlatformContext, agentId: string, at = ctx.clock.n
   return toDeviceCode(code, row);
 }
 
-export async function createAgent(ctx: PlatformContext, body: Schemas['AgentCreateRequest']): Promise<Schemas['AgentCreateResponse']> {
+export async function createAgent(ctx: RequestContext, body: Schemas['AgentCreateRequest']): Promise<Schemas['AgentCreateResponse']> {
+  requireHeldGrants(ctx.principal, policyGrants(body.policy), 'the new agent\'s policy');
   const customer = await requireLiveCustomer(ctx, body.customerId);
   await checkPolicy(ctx, customer.id, body.policy, '/policy');
   const at = ctx.clock.now();
@@ -118,8 +121,10 @@ export async function getAgent(ctx: PlatformContext, agentId: string): Promise<A
   return agentOf(ctx, await requireAgent(ctx, agentId));
 }
 
-export async function updateAgent(ctx: PlatformContext, agentId: string, body: Schemas['AgentUpdateRequest']): Promise<Agent> {
+export async function updateAgent(ctx: RequestContext, agentId: string, body: Schemas['AgentUpdateRequest']): Promise<Agent> {
   const row = await requireAgent(ctx, agentId);
+  // Resuming hands the agent its policy back; pausing and renaming give nothing.
+  if (body.isPaused === false) requireHeldGrants(ctx.principal, policyGrants(row.policy), `agent ${row.id}'s policy`);
   const updated = await updateAgentRow(ctx.db, row.id, {
     ...(body.name === undefined ? {} : { name: body.name }),
     ...(body.isPaused === undefined ? {} : { is_paused: body.isPaused }),
@@ -148,56 +153,65 @@ export function mergePolicy(current: Policy, update: Schemas['AgentPolicyUpdateR
   };
 }
 
-export async function updateAgentPolicy(ctx: PlatformContext, agentId: string, body: Schemas['AgentPolicyUpdateRequest']): Promise<Agent> {
+export async function updateAgentPolicy(ctx: RequestContext, agentId: string, body: Schemas['AgentPolicyUpdateRequest']): Promise<Agent> {
   const row = await requireAgent(ctx, agentId);
   const policy = mergePolicy(row.policy, body);
+  // The whole merged policy, not only what changed: raising a money agent's limits gives money too.
+  requireHeldGrants(ctx.principal, policyGrants(policy), `agent ${row.id}'s policy as changed`);
   await checkPolicy(ctx, row.customer_id, policy, '');
   return agentOf(ctx, await updateAgentRow(ctx.db, row.id, { policy: JSON.stringify(policy), updated_at: ctx.clock.now() }));
 }
 
 export async function deleteAgent(ctx: PlatformContext, agentId: string): Promise<void> {
-  const row = await requireAgent(ctx, agentId);
+  const found = await requireAgent(ctx, agentId);
+  // Locked before its codes are replaced, in the order redeeming and issuing take.
+  const row = await findAgentForUpdate(ctx.db, found.id);
+  if (row === undefined) throw agentNotFound();
   const at = ctx.clock.now();
   await replaceOpenCodes(ctx.db, row.id, at);
   await updateAgentRow(ctx.db, row.id, { deleted_at: at, updated_at: at });
 }
 
-export async function issueDeviceCode(ctx: PlatformContext, agentId: string): Promise<Schemas['AgentDeviceCode']> {
+export async function issueDeviceCode(ctx: RequestContext, agentId: string): Promise<Schemas['AgentDeviceCode']> {
   const found = await requireAgent(ctx, agentId);
+  // Whoever redeems the code acts under the agent's policy.
+  requireHeldGrants(ctx.principal, policyGrants(found.policy), `agent ${found.id}'s policy`);
   const row = await findAgentForUpdate(ctx.db, found.id);
   if (row === undefined) throw agentNotFound();
   if (row.connected_at !== null) throw conflict('AGENT_ALREADY_CONNECTED', `Agent ${row.id} already redeemed a device code; delete it and create a new agent to connect another instance.`);
   return issueCode(ctx, row.id);
 }
 
-/** Unknown device codes one address may try within a failure window (FAILURE_WINDOW_MS); then its redeems are refused. */
-export const MAX_UNKNOWN_CODES = 10;
-// Counted in the database with the failed authentications (so every process shares the count),
-// under a key of their own: a code has 40 bits, and unlimited guesses would find live ones.
-const redeemKey = (source: string) => `device-code-redeem:${sha256(source)}`;
-const REDEEM_REFUSAL = { code: 'RATE_LIMITED', message: 'Too many unknown device codes from this address; wait before trying again.' } as const;
+/**
+ * Unknown device codes one client (an address: shared/source-address.ts) may try: 10 at once, then
+ * one more every 30 seconds. A code has 40 bits, and unlimited guesses would find live ones; a
+ * client over the limit has every redeem refused for those seconds, valid code or not (an answer
+ * would tell a guesser it guessed right), and no other client is affected.
+ */
+export const UNKNOWN_CODE_LIMIT: FailureLimit = {
+  name: 'device-code-redeem',
+  max: 10,
+  periodMs: 5 * 60_000,
+  refusal: { code: 'RATE_LIMITED', message: 'Too many unknown device codes from this address; wait before trying again.' },
+};
+const redeemKey = (address: string) => limitKey(UNKNOWN_CODE_LIMIT, throttledSource(address));
 
-/** 429 while `source` (the address a redeem came from) has tried too many unknown codes, whatever it sends now. */
-export async function checkRedeemLimit(ctx: ServiceContext, source: string): Promise<void> {
-  const window = await findFailureWindow(ctx.db, redeemKey(source));
-  if (window !== undefined && window.failures >= MAX_UNKNOWN_CODES) refuseUntilWindowCloses(window.windowStartedAt, ctx.clock.now(), REDEEM_REFUSAL);
+/** 429 while the client at `address` has no attempt left, whatever it sends now. */
+export async function checkRedeemLimit(ctx: ServiceContext, address: string): Promise<void> {
+  await checkFailureLimit(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
 }
 
-/**
- * Counts an unknown code against `source`, outside the failed request's transaction. Concurrent
- * guesses all pass the check first: the count each gets decides, so no more than
- * MAX_UNKNOWN_CODES per window are ever answered 404.
- */
-export async function countUnknownCode(ctx: ServiceContext, source: string): Promise<void> {
-  const at = ctx.clock.now();
-  const recorded = await recordFailure(ctx.db, redeemKey(source), at, FAILURE_WINDOW_MS);
-  if (recorded.failures > MAX_UNKNOWN_CODES) refuseUntilWindowCloses(recorded.windowStartedAt, at, REDEEM_REFUSAL);
+/** Counts an unknown code against `address`, outside the failed request's transaction (429 beyond the limit). */
+export async function countUnknownCode(ctx: ServiceContext, address: string): Promise<void> {
+  await countFailure(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
 }
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */
 export async function redeemDeviceCode(ctx: ServiceContext, code: string): Promise<Schemas['AgentDeviceCodeRedeemResponse']> {
-  const codeRow = await findDeviceCodeForUpdate(ctx.db, sha256(code));
-  const agent = codeRow === undefined ? undefined : await findAgentForUpdate(ctx.db, codeRow.agent_id);
+  // The agent is locked before its code, as issuing a code does (agents.repository.ts).
+  const found = await findDeviceCode(ctx.db, sha256(code));
+  const agent = found === undefined ? undefined : await findAgentForUpdate(ctx.db, found.agent_id);
+  const codeRow = agent === undefined ? undefined : await findDeviceCodeForUpdate(ctx.db, sha256(code));
   if (codeRow === undefined || agent === undefined) throw notFound('DEVICE_CODE_NOT_FOUND', 'No such device code.');
   if (codeRow.redeemed_at !== null) throw badRequest('DEVICE_CODE_ALREADY_REDEEMED', 'This device code was already redeemed.');
   const at = ctx.clock.now();

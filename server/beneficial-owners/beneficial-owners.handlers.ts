@@ -1,5 +1,5 @@
 // Beneficial owners: add, list, get, update.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { createBeneficialOwner, getBeneficialOwner, listBeneficialOwners, updateBeneficialOwner } from './beneficial-owners.service.ts';
 
 export const beneficialOwnerHandlers: AreaHandlers<'createBeneficialOwner' | 'listBeneficialOwners' | 'getBeneficialOwner' | 'updateBeneficialOwner'> = {

@@ -1,7 +1,7 @@
 // Beneficial owners of business customers: add (with the automatic KYC check), list, get, update
-// (a new last name runs the check again). Identity numbers are stored sealed and never returned.
+// (a new last name runs the check again). Identity numbers are stored sealed and answered masked.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { compact } from '../shared/compact.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
@@ -58,15 +58,15 @@ export async function createBeneficialOwner(ctx: PlatformContext, body: Schemas[
     created_at: at,
     updated_at: at,
   });
-  return toBeneficialOwner(row);
+  return toBeneficialOwner(row, ctx.keys);
 }
 
 export async function listBeneficialOwners(ctx: PlatformContext, query: { customerId?: string; limit?: number; cursor?: string }): Promise<Page<BeneficialOwner>> {
-  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, filters, page), toBeneficialOwner);
+  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, filters, page), (row) => toBeneficialOwner(row, ctx.keys));
 }
 
 export async function getBeneficialOwner(ctx: PlatformContext, id: string): Promise<BeneficialOwner> {
-  return toBeneficialOwner(await requireBeneficialOwner(ctx, id));
+  return toBeneficialOwner(await requireBeneficialOwner(ctx, id), ctx.keys);
 }
 
 export async function updateBeneficialOwner(ctx: PlatformContext, id: string, body: Schemas['BeneficialOwnerUpdateRequest']): Promise<BeneficialOwner> {
@@ -91,7 +91,7 @@ export async function updateBeneficialOwner(ctx: PlatformContext, id: string, bo
   }
   const row = await updateRow(ctx.db, current.id, changes, current.kyc_status, ctx.clock.now());
   if (row === undefined) throw conflict('CONFLICT', 'The beneficial owner changed meanwhile; retry.');
-  return toBeneficialOwner(row);
+  return toBeneficialOwner(row, ctx.keys);
 }
 
 /** Identity numbers stored before the server sealed them are sealed once, at start. */

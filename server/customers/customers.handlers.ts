@@ -1,5 +1,5 @@
 // Customers: create, list, get, update, delete.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.ts';
 
 export const customerHandlers: AreaHandlers<'createCustomer' | 'listCustomers' | 'getCustomer' | 'updateCustomer' | 'deleteCustomer'> = {

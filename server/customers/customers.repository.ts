@@ -75,16 +75,22 @@ export async function updateCustomer(db: Db, id: string, changes: CustomerChange
     .executeTakeFirstOrThrow();
 }
 
-/** Moves a KYC or KYB status, only from the status the caller saw; undefined when it had changed meanwhile. */
+/** Moves a KYC or KYB status, only from the status the caller saw (none: null); undefined when it had changed meanwhile. */
 export async function moveVerificationStatus(
   db: Db,
   id: string,
   column: 'kyc_status' | 'kyb_status',
-  from: NonNullable<CustomerRow['kyc_status']>,
+  from: NonNullable<CustomerRow['kyc_status']> | null,
   to: NonNullable<CustomerRow['kyc_status']>,
   at: Date,
 ): Promise<CustomerRow | undefined> {
-  return db.updateTable('customers').set({ [column]: to, updated_at: at }).where('id', '=', id).where(column, '=', from).returningAll().executeTakeFirst();
+  return db
+    .updateTable('customers')
+    .set({ [column]: to, updated_at: at })
+    .where('id', '=', id)
+    .where(column, from === null ? 'is' : '=', from)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<CustomerRow> {
@@ -95,7 +101,7 @@ export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<
 type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | keyof TimeWindow> & TimeWindow & { platformId: string; isDeleted?: false };
 
 /**
- * Counts kept by the database (migration 0013): without the deleted ones or with them, unfiltered
+ * Counts kept by the database (migration 0018): without the deleted ones or with them, unfiltered
  * or by one of these, with one time bound or none. An updated_at bound is planned per call: how
  * many customers it holds decides which index serves the page.
  */
@@ -115,7 +121,7 @@ const everyColumn: Exclude<keyof CustomerTable, (typeof COLUMNS)[number]> extend
 
 /**
  * The customers a list reads: the table, or, for one currency, the customers holding it as their
- * currency rows give them (migration 0013), in that table's keyset order: the page reads its own
+ * currency rows give them (migration 0018), in that table's keyset order: the page reads its own
  * rows whether a few customers hold the currency or most. Its id and created_at are the currency
  * row's, so the list's order and cursor are that index's.
  */
@@ -171,6 +177,22 @@ export async function listCustomers(db: Db, platformId: string, f: CustomerFilte
 export async function listUnsealedIdentifiers(db: Db): Promise<{ id: string; identifier: string }[]> {
   const rows = await db.selectFrom('customers').select(['id', 'identifier']).where('identifier', 'not like', `${SEALED_PREFIX}%`).execute();
   return rows.flatMap((r) => (r.identifier === null ? [] : [{ id: r.id, identifier: r.identifier }]));
+}
+
+/** Businesses whose tax id is stored in clear (by an earlier version); none once they have been sealed. */
+export async function listUnsealedTaxIds(db: Db): Promise<{ id: string; profile: BusinessProfile }[]> {
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'profile'])
+    .where('customer_type', '=', 'BUSINESS')
+    .where(sql<string>`profile #>> '{businessInfo,taxId}'`, 'not like', `${SEALED_PREFIX}%`)
+    .execute();
+  return rows.map((r) => ({ id: r.id, profile: r.profile as BusinessProfile }));
+}
+
+/** Replaces the stored profile, as it is (no change of `updated_at`: nothing the API shows changed). */
+export async function setProfile(db: Db, id: string, profile: BusinessProfile): Promise<void> {
+  await db.updateTable('customers').set({ profile: JSON.stringify(profile) }).where('id', '=', id).execute();
 }
 
 export async function setIdentifier(db: Db, id: string, sealed: string): Promise<void> {

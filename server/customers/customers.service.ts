@@ -2,7 +2,7 @@
 // and what other areas need of a customer (access checks, verification status changes).
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { findPlatformUmaDomain } from '../platform/platform.repository.ts';
@@ -11,16 +11,19 @@ import { isKnownCurrency } from '../shared/currencies.ts';
 import { conflict, gone, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { assertTransition } from '../shared/state-machine.ts';
+import { assertInitial, assertTransition } from '../shared/state-machine.ts';
 import { INDIVIDUAL_FIELDS, toCustomer } from './customers.mapper.ts';
+import type { Keyring } from '../shared/keyring.ts';
 import {
   findCustomer,
   findCustomerForUpdate,
   insertCustomer,
   listCustomers as listCustomerRows,
   listUnsealedIdentifiers,
+  listUnsealedTaxIds,
   moveVerificationStatus,
   setIdentifier,
+  setProfile,
   softDeleteCustomer,
   updateCustomer as updateCustomerRow,
   violatedCustomerConstraint,
@@ -57,17 +60,24 @@ export async function findPlatformCustomerId(ctx: PlatformContext, customerId: s
 }
 
 /**
- * Moves the customer's KYC (individual) or KYB (business) status. Unchanged is no change; the
- * update only applies from the status read, so a concurrent move is noticed, never overwritten.
+ * Moves the customer's KYC (individual) or KYB (business) status to a verification's outcome. A
+ * business has none before its first outcome (KybStatus). Unchanged is no change; the update only
+ * applies from the status read, so a concurrent move is noticed, never overwritten.
  */
-export async function setVerificationStatus(ctx: PlatformContext, customer: CustomerRow, to: KycStatus): Promise<CustomerRow | undefined> {
+export async function setVerificationStatus(ctx: PlatformContext, customer: CustomerRow, to: Exclude<KycStatus, 'UNVERIFIED'>): Promise<CustomerRow | undefined> {
   const business = customer.customer_type === 'BUSINESS';
-  const from = (business ? customer.kyb_status : customer.kyc_status) ?? 'UNVERIFIED';
+  const from = business ? customer.kyb_status : (customer.kyc_status ?? 'UNVERIFIED');
   if (from === to) return undefined;
-  assertTransition(business ? 'KybStatus' : 'KycStatus', from, to);
+  if (from === null) assertInitial('KybStatus', to);
+  else assertTransition(business ? 'KybStatus' : 'KycStatus', from, to);
   const moved = await moveVerificationStatus(ctx.db, customer.id, business ? 'kyb_status' : 'kyc_status', from, to, ctx.clock.now());
   if (moved === undefined) throw conflict('CONFLICT', 'The customer changed meanwhile; retry.');
   return moved;
+}
+
+/** Business info to store: its tax id, an identity number, sealed. */
+function sealTaxId<T extends { taxId?: string }>(keys: Keyring, info: T): T {
+  return info.taxId === undefined ? info : { ...info, taxId: keys.seal(info.taxId) };
 }
 
 /** The individual identity fields present in a request body. */
@@ -113,7 +123,7 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
   const at = ctx.clock.now();
   const business = body.customerType === 'BUSINESS';
   const profile: IndividualProfile | BusinessProfile =
-    body.customerType === 'BUSINESS' ? compact({ address: body.address, businessInfo: body.businessInfo }) : individualFields(body);
+    body.customerType === 'BUSINESS' ? compact({ address: body.address, businessInfo: sealTaxId(ctx.keys, body.businessInfo) }) : individualFields(body);
   const name = body.customerType === 'BUSINESS' ? (body.businessInfo.doingBusinessAs ?? body.businessInfo.legalName) : body.fullName;
   const umaAddress = body.umaAddress ?? generateUmaAddress(name, await findPlatformUmaDomain(ctx.db, ctx.platformId));
   const identifier = body.customerType === 'INDIVIDUAL' ? body.identifier : undefined;
@@ -130,7 +140,8 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
       phone_number: body.phoneNumber ?? null,
       uma_address: umaAddress,
       kyc_status: business ? null : 'UNVERIFIED',
-      kyb_status: business ? 'UNVERIFIED' : null,
+      // A business has no KYB status until its first verification's outcome.
+      kyb_status: null,
       profile,
       identifier: identifier === undefined ? null : ctx.keys.seal(identifier),
       created_at: at,
@@ -139,15 +150,15 @@ export async function createCustomer(ctx: PlatformContext, body: Schemas['Custom
   );
   await openInternalAccounts(ctx, id, currencies);
   await openInternalAccounts(ctx, id, walletCurrencies, 'EMBEDDED_WALLET');
-  return toCustomer(row);
+  return toCustomer(row, ctx.keys);
 }
 
 export async function listCustomers(ctx: PlatformContext, query: CustomerFilters & { limit?: number; cursor?: string }): Promise<Page<Customer>> {
-  return listPage(ctx.keys, query, (filters, page) => listCustomerRows(ctx.db, ctx.platformId, filters, page), toCustomer);
+  return listPage(ctx.keys, query, (filters, page) => listCustomerRows(ctx.db, ctx.platformId, filters, page), (row) => toCustomer(row, ctx.keys));
 }
 
 export async function getCustomer(ctx: PlatformContext, customerId: string): Promise<Customer> {
-  return toCustomer(await requireCustomer(ctx, customerId));
+  return toCustomer(await requireCustomer(ctx, customerId), ctx.keys);
 }
 
 export async function updateCustomer(ctx: PlatformContext, customerId: string, body: Schemas['CustomerUpdateRequest']): Promise<Customer> {
@@ -171,7 +182,7 @@ export async function updateCustomer(ctx: PlatformContext, customerId: string, b
   if (body.umaAddress !== undefined) changes.uma_address = body.umaAddress;
   if (body.customerType === 'BUSINESS') {
     const current = row.profile as BusinessProfile;
-    changes.profile = compact({ address: body.address ?? current.address, businessInfo: { ...current.businessInfo, ...compact(body.businessInfo ?? {}) } });
+    changes.profile = compact({ address: body.address ?? current.address, businessInfo: { ...current.businessInfo, ...compact(sealTaxId(ctx.keys, body.businessInfo ?? {})) } });
   } else {
     changes.profile = { ...(row.profile as IndividualProfile), ...individualFields(body) };
     if (body.identifier !== undefined) changes.identifier = ctx.keys.seal(body.identifier);
@@ -179,17 +190,19 @@ export async function updateCustomer(ctx: PlatformContext, customerId: string, b
   const updated = await writeOrConflict(() => updateCustomerRow(ctx.db, row.id, changes, ctx.clock.now()));
   await openInternalAccounts(ctx, row.id, added);
   await openInternalAccounts(ctx, row.id, addedWallets, 'EMBEDDED_WALLET');
-  return toCustomer(updated);
+  return toCustomer(updated, ctx.keys);
 }
 
 export async function deleteCustomer(ctx: PlatformContext, customerId: string): Promise<Customer> {
   const row = await requireLiveCustomer(ctx, customerId);
-  return toCustomer(await softDeleteCustomer(ctx.db, row.id, ctx.clock.now()));
+  return toCustomer(await softDeleteCustomer(ctx.db, row.id, ctx.clock.now()), ctx.keys);
 }
 
-/** Identity numbers stored before the server sealed them are sealed once, at start. */
+/** Identity numbers (and business tax ids) stored before the server sealed them are sealed once, at start. */
 export async function sealLegacyIdentifiers(ctx: ServiceContext): Promise<number> {
   const legacy = await listUnsealedIdentifiers(ctx.db);
   for (const c of legacy) await setIdentifier(ctx.db, c.id, ctx.keys.seal(c.identifier));
-  return legacy.length;
+  const taxIds = await listUnsealedTaxIds(ctx.db);
+  for (const c of taxIds) await setProfile(ctx.db, c.id, { ...c.profile, businessInfo: sealTaxId(ctx.keys, c.profile.businessInfo) });
+  return legacy.length + taxIds.length;
 }

@@ -65,7 +65,7 @@ function survivingDroppedConnections(pool: pg.Pool, log: Logger): pg.Pool {
 /**
  * PGlite's own start parameters, with 16 MB of shared buffers instead of PostgreSQL's 128 MB: the
  * sandbox's data is small (and in memory, or in the page cache), and setting up the larger buffer
- * pool took a quarter of each start's CPU and 130 MB of memory touched (a start: 460 → 350 CPU-ms).
+ * pool is CPU and memory every start pays for nothing (bench/README.md).
  */
 const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 

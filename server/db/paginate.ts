@@ -4,9 +4,9 @@
 // query templates (query-template.ts), built once per shape of the filters.
 //
 // What a page costs does not grow with the table: its rows come from an index in keyset order
-// (migration 0013 has one per filter), and the total is paid for once per walk through the list.
+// (migration 0018 has one per filter), and the total is paid for once per walk through the list.
 // The first page reads it, in the same statement and snapshot as its rows, from the counts the
-// database keeps (`list_counts`) when the list's `plan` declares them (only lists migration 0013
+// database keeps (`list_counts`) when the list's `plan` declares them (only lists migration 0018
 // counts) and the request has at most one of its counted filters; otherwise it counts the
 // matches, through the index of the filter that names them (a customer's transactions: what they
 // cost, not what the table holds). The cursor carries that total to the next pages, which count
@@ -32,7 +32,7 @@ interface Position {
 
 /**
  * How the database serves a list's filters. Counts: which shapes of the filters it keeps a count
- * of (migration 0013's keys for the table): `fixed`, the pair every key of this list starts with;
+ * of (migration 0018's keys for the table): `fixed`, the pair every key of this list starts with;
  * `scope`, parameters whose pair a key has when they are present (customers without the deleted
  * ones); `by`, the filters kept one at a time. The names are the keys' (the columns'), the values
  * the parameters' as text. A shape with another filter, or two of `by`, is counted instead.
@@ -65,11 +65,23 @@ export type ListQuery<P, Row> = (db: Db, filters: P, page: PageRequest, order?: 
 /** With `counted` here, the page's rows carry the list's total; without it they do not (a cursor brought it). */
 type Variant = SortDirection | `${SortDirection} counted`;
 
+/** A list whose counts the database keeps (a platform's: its filters name the platform), or one counted on each first page. */
 export function pageQuery<TB extends Listable, P extends TemplateParams & { platformId: string }, Row extends { created_at: Date; id: string }>(
   table: TB,
   filtered: (db: Db, p: P) => SelectQueryBuilder<Database, TB, object>,
   select: (q: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, Row>,
-  plan?: ListPlan<NoInfer<P>>,
+  plan: ListPlan<NoInfer<P>>,
+): ListQuery<P, Row>;
+export function pageQuery<TB extends Listable, P extends TemplateParams, Row extends { created_at: Date; id: string }>(
+  table: TB,
+  filtered: (db: Db, p: P) => SelectQueryBuilder<Database, TB, object>,
+  select: (q: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, Row>,
+): ListQuery<P, Row>;
+export function pageQuery<TB extends Listable, P extends TemplateParams, Row extends { created_at: Date; id: string }>(
+  table: TB,
+  filtered: (db: Db, p: P) => SelectQueryBuilder<Database, TB, object>,
+  select: (q: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, Row>,
+  plan?: ListPlan<P>,
 ): ListQuery<P, Row> {
   const created = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
@@ -89,7 +101,7 @@ export function pageQuery<TB extends Listable, P extends TemplateParams & { plat
     const kept = sql<string>`(${db
       .selectFrom('list_counts')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('n'), sql.lit(0)).as('n'))
-      .where('platform_id', '=', p.platformId)
+      .where('platform_id', '=', (p as P & { platformId: string }).platformId)
       .where('list', '=', sql.lit(table))
       .where('key', '=', key)})`;
     if (window === undefined) return kept;
@@ -143,7 +155,7 @@ function boundOf<P extends object>(counted: ListPlan<P>, p: P): { param: string;
  * The `list_counts` key of this shape of the filters, as SQL over its parameters (their values are
  * the slots of a template), or undefined when the shape is not counted.
  */
-function countKey<P extends { platformId: string }>(counted: ListPlan<P>, p: P): RawBuilder<string> | undefined {
+function countKey<P extends object>(counted: ListPlan<P>, p: P): RawBuilder<string> | undefined {
   const scope: Readonly<Record<string, string | undefined>> = counted.scope ?? {};
   const by: Readonly<Record<string, string | undefined>> = counted.by ?? {};
   const pairs: RawBuilder<string>[] = counted.fixed === undefined ? [] : [sql.lit(counted.fixed)];

@@ -1,9 +1,9 @@
 // The `pg` connection to an embedded PGlite database. PGlite's own adapter (createPgConfig) hands
 // each protocol message to the database separately and parses the answers twice, once with a
 // parser of its own that copies every field; a query was then several calls into the database and
-// a fifth of a GET's CPU went to that parser. This one sends a query's messages to PGlite as one
-// buffer, once `pg` ends them with Sync (or Flush, or a simple Query), and parses the answers only
-// with `pg`'s own parser (pg-protocol), as a `pg` connection to PostgreSQL does.
+// that parser a large share of a GET's CPU (bench/README.md). This one sends a query's messages to
+// PGlite as one buffer, once `pg` ends them with Sync (or Flush, or a simple Query), and parses the
+// answers only with `pg`'s own parser (pg-protocol), as a `pg` connection to PostgreSQL does.
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';

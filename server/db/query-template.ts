@@ -1,6 +1,6 @@
 // Queries built and compiled once per shape, then sent with each call's values. kysely builds a
-// tree of frozen nodes for every query and compiles it to SQL again on every call: for a list
-// (filters, the count subquery, the cursor, the order) that was a sixth of the request's CPU.
+// tree of frozen nodes for every query and compiles it to SQL again on every call, a large share
+// of a list request's CPU (filters, the count subquery, the cursor, the order: bench/README.md).
 //
 // A template's `build` gets placeholders instead of values: each present parameter is a `Slot`
 // that kysely passes through as a query parameter, and an absent one is undefined. The first call

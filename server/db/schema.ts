@@ -35,10 +35,17 @@ export interface ApiTokenTable {
   deleted_at: Timestamp | null;
 }
 
+/** Counted per clientId alone by earlier versions; kept for them during a rolling upgrade (migration 0013). */
 export interface AuthFailureTable {
   client_id_hash: string;
   window_started_at: Timestamp;
   failures: number;
+}
+
+/** Failed attempts of one key: when they will all have come back (limits/failure-limits.service.ts). */
+export interface FailureLimitTable {
+  key: string;
+  recovered_at: Timestamp;
 }
 
 export interface CredentialCacheLeaseTable {
@@ -107,9 +114,9 @@ export interface BeneficialOwnerTable {
   customer_id: string;
   roles: Schemas['BeneficialOwnerRole'][];
   ownership_percentage: number | null;
-  /** Identity data as returned (without the identifier). */
-  personal_info: Json<Schemas['BeneficialOwnerPersonalInfo']>;
-  /** Write-only government identifier, sealed; never returned. */
+  /** Identity data as returned, but for the identifier (kept apart, sealed). */
+  personal_info: Json<Omit<Schemas['BeneficialOwnerPersonalInfo'], 'identifier'>>;
+  /** The government identifier, sealed; answered masked. */
   identifier: string;
   kyc_status: Schemas['KycStatus'];
   created_at: Timestamp;
@@ -462,7 +469,7 @@ export interface AgentActionTable {
 }
 
 /**
- * Rows of a list's maintained count (migration 0013): a key's count is the sum of its rows. Written
+ * Rows of a list's maintained count (migration 0018): a key's count is the sum of its rows. Written
  * only by the database's triggers; read by db/paginate.ts.
  */
 export interface ListCountTable {
@@ -475,7 +482,7 @@ export interface ListCountTable {
   n: number;
 }
 
-/** A customer's currencies, one per row (migration 0013): kept by triggers, read by the customers list's currency filter. */
+/** A customer's currencies, one per row (migration 0018): kept by triggers, read by the customers list's currency filter. */
 export interface CustomerCurrencyTable {
   customer_id: string;
   currency: string;
@@ -487,6 +494,7 @@ export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
   auth_failures: AuthFailureTable;
+  failure_limits: FailureLimitTable;
   credential_cache_leases: CredentialCacheLeaseTable;
   encryption_key_check: EncryptionKeyCheckTable;
   idempotency_keys: IdempotencyKeyTable;

@@ -1,5 +1,5 @@
 // Banks the service can pay, per country and currency.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { listDiscoveries } from './discoveries.service.ts';
 
 export const discoveryHandlers: AreaHandlers<'listDiscoveries'> = {

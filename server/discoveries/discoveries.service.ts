@@ -1,6 +1,6 @@
 // Reachable banks per country and currency, from the sandbox's table, filtered and paginated.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { pageOfItems, type Page } from '../shared/page.ts';
 import { discoveryKey, toDiscovery } from './discoveries.mapper.ts';
 import { SANDBOX_BANKS } from './sandbox-banks.ts';

@@ -1,5 +1,5 @@
 // The banks the sandbox reaches, per country and currency, with the rails that reach each: the
-// same rails an external account of that currency accepts (transactions/payment-rails.ts), and a
+// same rails an external account of that currency accepts (payments/payment-rails.ts), and a
 // local BANK_TRANSFER where the sandbox has no named network.
 import type { components } from '../../generated/openapi.js';
 

@@ -1,5 +1,5 @@
 // Verification documents: upload, list, get, replace, delete.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { deleteDocument, getDocument, listDocuments, replaceDocument, uploadDocument } from './documents.service.ts';
 
 export const documentHandlers: AreaHandlers<'uploadDocument' | 'listDocuments' | 'getDocument' | 'replaceDocument' | 'deleteDocument'> = {

@@ -2,10 +2,10 @@
 // database), list, get, replace, delete (refused once a verification has used the document).
 import type { components } from '../../generated/openapi.js';
 import { requireBeneficialOwner } from '../beneficial-owners/beneficial-owners.service.ts';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { UploadedFile } from '../shared/uploaded-file.ts';
 import { checkedFile, type CheckedFile } from './document-files.ts';
@@ -64,7 +64,7 @@ export async function uploadDocument(ctx: PlatformContext, body: Schemas['Docume
   const customerId = await holderCustomerId(ctx, body.documentHolder);
   const at = ctx.clock.now();
   const row = await insertDocument(ctx.db, {
-    id: newId('Document'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     customer_id: customerId,
     document_holder: body.documentHolder,

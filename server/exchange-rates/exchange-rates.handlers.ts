@@ -1,5 +1,5 @@
 // Indicative exchange rates.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { listExchangeRates } from './exchange-rates.service.ts';
 
 export const exchangeRateHandlers: AreaHandlers<'listExchangeRates'> = {

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { Price } from '../quotes/pricing.ts';
+import type { Price } from './pricing.ts';
 import { currency } from '../shared/currencies.ts';
 import { decimalNumber, roundRatio, type ExactDecimal } from '../shared/exact-decimal.ts';
 import type { Fees } from './fees.ts';
@@ -19,6 +19,16 @@ export interface PricedCorridor {
   updatedAt: Date;
 }
 
+/**
+ * Source-currency units per destination-currency unit before fees, in whole units: the inverse of
+ * the multiplier (smallest destination units per smallest source unit), times
+ * 10^(destination decimals − source decimals).
+ */
+function exchangeRateOf(c: PricedCorridor): number {
+  const shift = (code: string) => 10n ** BigInt(currency(code).decimals);
+  return decimalNumber(roundRatio(10n ** BigInt(c.multiplier.scale) * shift(c.destination), c.multiplier.digits * shift(c.source), 8));
+}
+
 export function toExchangeRate(c: PricedCorridor): ExchangeRate {
   const variable = Math.floor((c.sendingAmount * c.fees.variableFeeBps) / 10_000);
   return {
@@ -29,8 +39,7 @@ export function toExchangeRate(c: PricedCorridor): ExchangeRate {
     receivingAmount: typeof c.price === 'string' ? 0 : c.price.totalReceivingAmount,
     minSendingAmount: c.limits.min,
     maxSendingAmount: c.limits.max,
-    // Source units per destination unit before fees: the inverse of the multiplier.
-    exchangeRate: decimalNumber(roundRatio(10n ** BigInt(c.multiplier.scale), c.multiplier.digits, 8)),
+    exchangeRate: exchangeRateOf(c),
     fees: { fixed: c.fees.fixedFee, variable, total: c.fees.fixedFee + variable },
     updatedAt: c.updatedAt.toISOString(),
   };

@@ -3,11 +3,12 @@
 // of the current 5-minute window, so every read in a window (in any server process) is identical
 // and `updatedAt` is the window's start; only a quote locks a rate.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { getConfig } from '../platform/platform.service.ts';
+import { currency } from '../shared/currencies.ts';
 import { invalidField } from '../shared/errors.ts';
 import { pageOfItems, type Page } from '../shared/page.ts';
-import { priceQuote } from '../quotes/pricing.ts';
+import { priceQuote } from './pricing.ts';
 import { feesFor } from './fees.ts';
 import { toExchangeRate } from './exchange-rates.mapper.ts';
 import { defaultLimits, hasRate, multiplier, RATED_CURRENCIES, rateWindow } from './sandbox-market.ts';
@@ -40,7 +41,7 @@ export async function listExchangeRates(ctx: PlatformContext, query: Query): Pro
     for (const destination of query.destinationCurrency ?? RATED_CURRENCIES) {
       if (destination === source) continue;
       const m = multiplier(window, source, destination);
-      const price = priceQuote({ serviceMultiplier: m, counterpartyFixedFee: 0, ...fees }, 'SENDING', sendingAmount);
+      const price = priceQuote({ serviceMultiplier: m, counterpartyFixedFee: 0, ...fees }, 'SENDING', sendingAmount, { sending: currency(source).decimals, receiving: currency(destination).decimals });
       rates.push(toExchangeRate({ source, destination, multiplier: m, fees, sendingAmount, price, limits: limits.get(source) ?? defaultLimits(source), updatedAt: window.start }));
     }
   }

@@ -2,9 +2,12 @@
 // requires, its primary identifier (duplicates) and the sandbox name check its suffix selects.
 import type { components } from '../../generated/openapi.js';
 import { isCrypto } from '../shared/currencies.ts';
+import { Keyring } from '../shared/keyring.ts';
 import { beneficiaryNameCheck } from '../simulation/beneficiary-name-check.ts';
 
 type AccountInfo = components['schemas']['ExternalAccountInfo'];
+type Sealer = { seal(plaintext: string): string };
+type Opener = { open(sealed: string): string };
 type VerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];
 
 const FIAT_CURRENCY: Record<Exclude<AccountInfo['accountType'], 'SPARK_WALLET'>, string> = {
@@ -59,13 +62,26 @@ export type NameCheck =
 
 /**
  * The sandbox beneficiary name check (simulation/beneficiary-name-check.ts) applied to an account:
- * wallets have no beneficiary, so they get no verification status (BeneficiaryVerificationStatus:
- * "absent for wallets"), but a `105` suffix still rejects them.
+ * wallets, and AED accounts registered without a beneficiary, have no name to check, so they get
+ * no verification status (BeneficiaryVerificationStatus), but a `105` suffix still rejects them.
  */
 export function sandboxNameCheck(info: AccountInfo): NameCheck {
   const outcome = beneficiaryNameCheck(sandboxIdentifier(info));
   if (outcome.result === 'REJECTED') return { kind: 'rejected' };
-  if (info.accountType === 'SPARK_WALLET') return { kind: 'none' };
-  const name = info.beneficiary.beneficiaryType === 'INDIVIDUAL' ? info.beneficiary.fullName : info.beneficiary.legalName;
+  if (info.accountType === 'SPARK_WALLET' || info.beneficiary === undefined) return { kind: 'none' };
+  const name = info.beneficiary.fullName;
   return { kind: 'checked', status: outcome.status, verifiedName: outcome.status === 'MATCHED' ? name : null };
 }
+
+/** The account info with a business beneficiary's tax id (an identity number) transformed; the rest as it is. */
+function withTaxId(info: AccountInfo, transform: (taxId: string) => string): AccountInfo {
+  if (info.accountType === 'SPARK_WALLET' || info.beneficiary?.beneficiaryType !== 'BUSINESS' || info.beneficiary.taxId === undefined) return info;
+  return { ...info, beneficiary: { ...info.beneficiary, taxId: transform(info.beneficiary.taxId) } } as AccountInfo;
+}
+
+/** The account info to store: a business beneficiary's tax id sealed. */
+export const sealedTaxId = (keys: Sealer, info: AccountInfo): AccountInfo => withTaxId(info, (taxId) => (Keyring.isSealed(taxId) ? taxId : keys.seal(taxId)));
+
+/** The account info as stored, shown: a sealed tax id opened (one stored in clear by an earlier version, as it is). */
+export const openedTaxId = (keys: Opener, info: AccountInfo): AccountInfo => withTaxId(info, (taxId) => (Keyring.isSealed(taxId) ? keys.open(taxId) : taxId));
+

@@ -1,5 +1,5 @@
 // External accounts of customers and of the platform: register, list, get, delete.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { deleteExternalAccount, getExternalAccount, listExternalAccounts, registerExternalAccount } from './external-accounts.service.ts';
 
 export const externalAccountHandlers: AreaHandlers<

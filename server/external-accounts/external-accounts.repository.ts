@@ -1,8 +1,9 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
 import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
+import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type ExternalAccountRow = Selectable<ExternalAccountTable>;
@@ -72,10 +73,18 @@ export async function findExternalAccount(db: Db, platformId: string, owner: Own
 export interface ExternalAccountFilters {
   customerId?: string;
   currency?: string;
+  /** Only this status; absent: every status but INACTIVE. */
+  status?: ExternalAccountRow['status'];
 }
 
-/** Counts kept by the database (migration 0013): unfiltered, or by currency alone. */
-const planOf = (owner: Owner): ListPlan<ExternalAccountFilters & { platformId: string }> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency' } });
+/**
+ * Counts kept by the database (migration 0018): the listed statuses (every one but INACTIVE)
+ * unfiltered or by currency, or one status alone.
+ */
+const planOf = (owner: Owner): ListPlan<ExternalAccountFilters & { platformId: string }> => ({
+  fixed: `customer_owned=${owner === 'customer'}`,
+  by: { currency: 'currency', status: 'status' },
+});
 
 /** The customers' accounts or the platform's own: two lists, each with its own index and counts. */
 const externalAccountsPage = (owner: Owner) =>
@@ -85,8 +94,10 @@ const externalAccountsPage = (owner: Owner) =>
       let q = db
         .selectFrom('external_accounts')
         .where('platform_id', '=', p.platformId)
-        .where('deleted_at', 'is', null)
         .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
+      // A literal, not a value: a query template sends only the call's values (query-template.ts),
+      // and the partial indexes of migration 0018 hold the rows this predicate names.
+      q = p.status === undefined ? q.where(sql<boolean>`status <> 'INACTIVE'`) : q.where('status', '=', p.status);
       if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
       if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
       return q;
@@ -96,9 +107,9 @@ const externalAccountsPage = (owner: Owner) =>
   );
 const externalAccountsPages = { customer: externalAccountsPage('customer'), platform: externalAccountsPage('platform') };
 
-/** Live (not deleted) accounts, newest first. */
+/** Accounts in the status asked for (by default every one but INACTIVE), newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  return externalAccountsPages[owner](db, { platformId, customerId: filters.customerId, currency: filters.currency }, page);
+  return externalAccountsPages[owner](db, { platformId, customerId: filters.customerId, currency: filters.currency, status: filters.status }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */
@@ -111,4 +122,14 @@ export async function deactivateExternalAccount(db: Db, platformId: string, id: 
     .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Accounts whose beneficiary's tax id is stored in clear (by an earlier version); none once sealed. */
+export async function listUnsealedTaxIds(db: Db): Promise<Pick<ExternalAccountRow, 'id' | 'account_info'>[]> {
+  return db.selectFrom('external_accounts').select(['id', 'account_info']).where(sql<string>`account_info #>> '{beneficiary,taxId}'`, 'not like', `${SEALED_PREFIX}%`).execute();
+}
+
+/** Replaces the stored account info, as it is (no change of `updated_at`: nothing the API shows changed). */
+export async function setAccountInfo(db: Db, id: string, accountInfo: ExternalAccountRow['account_info']): Promise<void> {
+  await db.updateTable('external_accounts').set({ account_info: JSON.stringify(accountInfo) }).where('id', '=', id).execute();
 }

@@ -1,13 +1,13 @@
 // External accounts of customers and of the platform: register (with the sandbox beneficiary name
 // check and the single default UMA deposit account per customer), list, get, delete (INACTIVE).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { requireLiveCustomer } from '../customers/customers.service.ts';
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertInitial, assertTransition } from '../shared/state-machine.ts';
-import { currencyMatches, expectedCurrency, primaryIdentifier, sandboxNameCheck } from './account-info.ts';
+import { currencyMatches, expectedCurrency, primaryIdentifier, sandboxNameCheck, sealedTaxId } from './account-info.ts';
 import { toExternalAccount } from './external-accounts.mapper.ts';
 import {
   clearDefaultUmaDepositAccount,
@@ -15,6 +15,8 @@ import {
   findExternalAccount,
   insertExternalAccount,
   listExternalAccounts as listRows,
+  listUnsealedTaxIds,
+  setAccountInfo,
   type ExternalAccountFilters,
   type ExternalAccountRow,
   type Owner,
@@ -52,7 +54,7 @@ export async function registerExternalAccount(ctx: PlatformContext, input: Schem
     currency,
     status: 'ACTIVE',
     account_type: accountInfo.accountType,
-    account_info: accountInfo,
+    account_info: sealedTaxId(ctx.keys, accountInfo),
     primary_identifier: primaryIdentifier(accountInfo),
     platform_account_id: platformAccountId ?? null,
     default_uma_deposit_account: makeDefault,
@@ -66,11 +68,11 @@ export async function registerExternalAccount(ctx: PlatformContext, input: Schem
   }
   // Only a concurrent registration of another default for the same customer gets here.
   if (result.kind === 'default-taken') throw conflict('CONFLICT', 'Another default UMA deposit account was registered at the same time; retry.');
-  return toExternalAccount(result.row);
+  return toExternalAccount(result.row, ctx.keys);
 }
 
 export async function listExternalAccounts(ctx: PlatformContext, owner: Owner, query: ExternalAccountFilters & { limit?: number; cursor?: string }): Promise<Page<ExternalAccount>> {
-  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, owner, filters, page), toExternalAccount);
+  return listPage(ctx.keys, query, (filters, page) => listRows(ctx.db, ctx.platformId, owner, filters, page), (row) => toExternalAccount(row, ctx.keys));
 }
 
 /** Any external account of the platform or its customers, as stored (for transfers). */
@@ -83,7 +85,7 @@ export async function requireExternalAccount(ctx: PlatformContext, id: string): 
 export async function getExternalAccount(ctx: PlatformContext, owner: Owner, id: string): Promise<ExternalAccount> {
   const row = await findExternalAccount(ctx.db, ctx.platformId, owner, id);
   if (row === undefined) throw accountNotFound();
-  return toExternalAccount(row);
+  return toExternalAccount(row, ctx.keys);
 }
 
 export async function deleteExternalAccount(ctx: PlatformContext, owner: Owner, id: string): Promise<void> {
@@ -95,4 +97,11 @@ export async function deleteExternalAccount(ctx: PlatformContext, owner: Owner, 
   if (!(await deactivateExternalAccount(ctx.db, ctx.platformId, id, row.status, ctx.clock.now()))) {
     throw conflict('CONFLICT', 'The external account changed meanwhile; retry.');
   }
+}
+
+/** Beneficiaries' tax ids stored before the server sealed them are sealed once, at start. */
+export async function sealLegacyTaxIds(ctx: ServiceContext): Promise<number> {
+  const legacy = await listUnsealedTaxIds(ctx.db);
+  for (const a of legacy) await setAccountInfo(ctx.db, a.id, sealedTaxId(ctx.keys, a.account_info));
+  return legacy.length;
 }

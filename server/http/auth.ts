@@ -1,15 +1,23 @@
 // Authentication (express-openapi-validator's security stage calls these handlers) and
-// authorization (the token permission each operation names in `x-permission`).
+// authorization (the token permission each operation names in `x-permission`). Which credentials
+// are valid is for the areas that own them (tokens/, agents/): the wiring (app.ts) hands their
+// lookups over, so http/ imports no area.
 import type { Request } from 'express';
 import type { Kysely } from 'kysely';
-import type { Runtime } from '../context.ts';
+import type { Runtime, ServiceContext } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
-import { collectingContext } from '../db/unit-of-work.ts';
+import { collectingContext } from '../context/unit-of-work.ts';
 import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';
 import type { AgentPermission, Permission, Principal } from '../shared/principal.ts';
-import { authenticateAgent } from '../agents/agent-auth.ts';
-import { authenticateBasic } from '../tokens/tokens.service.ts';
 import { refuseUnparsableBody } from './json-body.ts';
+
+/** The credential lookups of the two security schemes. */
+export interface Authenticators {
+  /** HTTP Basic: an API token's clientId and secret, sent from `address`; throws an ApiError when it refuses them. */
+  basic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal>;
+  /** Bearer: an agent's access token; undefined when it is unknown or revoked. */
+  bearer(ctx: ServiceContext, token: string): Promise<Principal | undefined>;
+}
 
 const principals = new WeakMap<Request, Principal>();
 export const principalOf = (req: Request): Principal | undefined => principals.get(req);
@@ -35,7 +43,7 @@ function basicCredentials(header: string | undefined): { clientId: string; secre
   return colon <= 0 ? undefined : { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
+export function securityHandlers(runtime: Runtime, db: Kysely<Database>, authenticate: Authenticators) {
   return {
     basicAuth: async (req: Request): Promise<boolean> => {
       const credentials = basicCredentials(req.headers.authorization);
@@ -43,7 +51,7 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
       let principal: Principal | undefined;
       try {
         // Outside any transaction: a failed attempt is counted whatever happens to the request.
-        principal = await authenticateBasic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret);
+        principal = await authenticate.basic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret, req.ip ?? '');
       } catch (err) {
         if (err instanceof ApiError) deny(req, err);
         // The database failing is not the caller's fault: a 500, not a 401.
@@ -57,7 +65,7 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>) {
       if (token === undefined) deny(req, unauthorized('Missing Bearer access token', 'UNAUTHORIZED', 'Bearer'));
       let principal: Principal | undefined;
       try {
-        principal = await authenticateAgent(collectingContext(runtime, db).ctx, token);
+        principal = await authenticate.bearer(collectingContext(runtime, db).ctx, token);
       } catch (err) {
         runtime.log.error({ err }, 'agent authentication failed on our side');
         deny(req, internalError());

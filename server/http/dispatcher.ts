@@ -3,15 +3,17 @@
 //      principal and checks the permission in `x-permission`, before any 400 and any 501)
 //   2. read input    (decoded path ids, typed query, body; NULs, lone surrogates, non-finite numbers refused)
 //   3. idempotency   (Idempotency-Key: the key is claimed and the response stored in the work's own transaction)
-//   4. transaction   (one per write; reads run without; handlers that wait on the network run without)
+//   4. transaction   (one per write; reads run without; handlers marked withoutTransaction get the
+//                    pool and open transactions of their own)
 //   5. check result  (against the contract, before commit: a 500 never leaves a committed write)
 //   6. after commit  (tasks the services handed over: waking the job runner, never inside the transaction)
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { RequestContext, Runtime } from '../context.ts';
+import type { RequestContext, Runtime } from '../context/context.ts';
+import { notImplemented, type OperationHandlers, type OperationId, type OwnTransactionsContext, type UploadedFile } from '../context/handler-types.ts';
 import type { Database } from '../db/schema.ts';
-import { againIfStalePlan } from '../db/prepared-statements.ts';
-import { collectingContext, runTasks } from '../db/unit-of-work.ts';
+import { retryTransaction } from '../db/transaction-retry.ts';
+import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';
@@ -19,10 +21,8 @@ import { principalOf } from './auth.ts';
 import { refuseUnparsableBody } from './json-body.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
-import { notImplemented, runsOutsideTransaction, type OperationHandlers, type OperationId, type UploadedFile } from './handler-types.ts';
 import { assertSafe, hasBody, rawQuery, typedQuery } from './request-input.ts';
 import type { ResponseValidator } from './response-validator.ts';
-import { afterHandlerHooks } from './test-control.ts';
 
 interface MatchedOperation {
   operationId: OperationId;
@@ -45,7 +45,6 @@ export interface DispatcherOptions {
   operations: Map<string, OperationInfo>;
   /** Checks every result against the contract before commit (development and tests). */
   responseValidator: ResponseValidator | undefined;
-  testControls: boolean;
 }
 
 interface HandlerInput {
@@ -86,13 +85,13 @@ function send(res: Response, result: Result, serialized: string | undefined, rep
 
 const serialize = (result: Result): string | undefined => (result.body === undefined || result.status === 204 ? undefined : JSON.stringify(result.body));
 
-export function dispatcher({ runtime, db, handlers, operations, responseValidator, testControls }: DispatcherOptions): RequestHandler {
-  /** Runs the handler with `conn` and checks its result: what stages 5 and 6 do inside the transaction. */
-  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
-    const ctx: RequestContext = { ...runtime, db: conn, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
-    const handler = handlers[op.operationId] as (req: HandlerInput, ctx: RequestContext) => Promise<Partial<Result> & { status: number }>;
-    const returned = await handler(input, ctx);
-    await afterHandlerHooks(testControls, input.headers);
+type Returned = Partial<Result> & { status: number };
+type AnyHandler = (req: HandlerInput, ctx: RequestContext) => Promise<Returned>;
+type AnyOwnTransactionsHandler = (req: HandlerInput, ctx: OwnTransactionsContext) => Promise<Returned>;
+
+export function dispatcher({ runtime, db, handlers, operations, responseValidator }: DispatcherOptions): RequestHandler {
+  /** A handler's result checked against the contract: stage 5, before any commit. */
+  const checked = (op: MatchedOperation, info: OperationInfo, returned: Returned) => {
     const result: Result = { status: returned.status, headers: returned.headers ?? {}, body: returned.body };
     const problems = responseValidator?.check(info, result.status, result.body) ?? [];
     if (problems.length > 0) {
@@ -100,6 +99,26 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       throw internalError();
     }
     return { result, serialized: serialize(result) };
+  };
+
+  /** Runs the handler with `conn` (the request's transaction, or the pool for a read) and checks its result. */
+  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
+    const ctx: RequestContext = { ...runtime, db: conn, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
+    return checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, ctx));
+  };
+
+  /** Runs a withoutTransaction handler: the pool, and transactions of its own on request. */
+  const executeOutside = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, handler: AnyOwnTransactionsHandler, tasks: Task[]) => {
+    const platformId = principal.platformId;
+    const ctx: OwnTransactionsContext = {
+      ...runtime,
+      db,
+      afterCommit: (task) => void tasks.push(task),
+      principal,
+      platformId,
+      transaction: (work) => unitOfWork(runtime, db, (uow) => work({ ...uow, principal, platformId })),
+    };
+    return checked(op, info, await handler(input, ctx));
   };
 
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
@@ -122,7 +141,12 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       const input = readInput(req, info);
       const tasks: Task[] = [];
 
-      if (req.method === 'GET' || runsOutsideTransaction(handler)) {
+      if (typeof handler === 'object') {
+        const { result, serialized } = await executeOutside(op, info, input, principal, handler.outsideTransaction as AnyOwnTransactionsHandler, tasks);
+        await runTasks(runtime, tasks);
+        return send(res, result, serialized);
+      }
+      if (req.method === 'GET') {
         const { result, serialized } = await execute(op, info, input, principal, db, tasks);
         await runTasks(runtime, tasks);
         return send(res, result, serialized);
@@ -130,7 +154,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
 
       const key = info.takesIdempotencyKey ? input.headers['idempotency-key'] : undefined;
       if (key === undefined) {
-        const { result, serialized } = await againIfStalePlan(() => {
+        const { result, serialized } = await retryTransaction(() => {
           tasks.length = 0;
           return db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
         });
@@ -140,8 +164,9 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
 
       const scope: KeyScope = { credentialId: principal.credentialId, operationId: op.operationId, key };
       const fingerprint = requestFingerprint({ operationId: op.operationId, path: input.path, query: input.query, body: input.body });
-      // A stale plan (prepared-statements.ts) rolls the whole transaction back, key claim included.
-      await againIfStalePlan(async () => {
+      // A deadlock or a stale plan (transaction-retry.ts) rolls the whole transaction back, key
+      // claim included, and it runs again.
+      await retryTransaction(async () => {
         tasks.length = 0;
         const trx = await db.startTransaction().execute();
         try {
@@ -154,14 +179,18 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           const work = await trx.savepoint('work').execute();
           try {
             const { result, serialized } = await execute(op, info, input, principal, work, tasks);
-            await rememberResponse(keyCtx, scope, fingerprint, result);
+            // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
+            // stays free for the signed retry, whose answer is the one stored.
+            if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);
             await trx.commit().execute();
             await runTasks(runtime, tasks);
             return send(res, result, serialized);
           } catch (err) {
             const { error } = toApiError(err, req);
-            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be retried.
-            if (error.status >= 500) throw err;
+            // A 4xx is part of the key's history (its work undone); a 5xx is not stored, so it can be
+            // retried, nor a 401 (a missing or wrong signature or proof authorized nothing), so the
+            // corrected request can carry the same key.
+            if (error.status >= 500 || error.status === 401) throw err;
             await work.rollbackToSavepoint('work').execute();
             await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
             await trx.commit().execute();

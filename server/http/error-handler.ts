@@ -40,6 +40,10 @@ function fieldErrors(err: FrameworkError): FieldError[] {
 /** multer's messages for its limits on fields (multer-error.js), which the validator reports as 400. */
 const MULTIPART_SIZE_LIMITS = /^(Field value too long|Too many fields|Field name too long)$/;
 
+/** Whether the request's operation takes an agent's bearer token (the validator matched it first). */
+const bearerOperation = (req: Request): boolean =>
+  (req as { openapi?: { schema?: { security?: Record<string, unknown>[] } } }).openapi?.schema?.security?.some((s) => 'bearerAuth' in s) === true;
+
 const isMultipart = (req: Request) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
 
 /** Maps anything thrown to an ApiError; `unexpected` marks what deserves a log line with the stack. */
@@ -67,7 +71,9 @@ export function toApiError(err: unknown, req: Request): { error: ApiError; unexp
     case 400:
       return { error: invalidFields(fieldErrors(e)), unexpected: false };
     case 401:
-      return { error: unauthorized(e.message ?? 'Missing or invalid credentials'), unexpected: false };
+      // The validator refuses a missing Authorization header, or one of another scheme, itself,
+      // before the security handlers run: the reason is the one the authentication guide gives.
+      return { error: bearerOperation(req) ? unauthorized('Missing Bearer access token', 'UNAUTHORIZED', 'Bearer') : unauthorized('Missing Basic credentials'), unexpected: false };
     case 404:
       return { error: notFound('ROUTE_NOT_FOUND', 'No such route.'), unexpected: false };
     case 405:
@@ -97,8 +103,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.extra?.headers ?? {})) res.setHeader(name, value);
     // Agent operations authenticate with a bearer token: say so in the challenge.
-    const security = (req as { openapi?: { schema?: { security?: Record<string, unknown>[] } } }).openapi?.schema?.security;
-    if (error.status === 401 && security?.some((s) => 'bearerAuth' in s) === true) res.setHeader('WWW-Authenticate', 'Bearer realm="payments"');
+    if (error.status === 401 && bearerOperation(req)) res.setHeader('WWW-Authenticate', 'Bearer realm="payments"');
     // Sent raw: an error body must not itself be rejected by response validation.
     res.status(error.status).type('application/json').send(JSON.stringify(error.body()));
   };

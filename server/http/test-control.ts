@@ -1,9 +1,10 @@
 // Controls for the test suite, mounted only when NODE_ENV=test (config.testControls): moving the
 // server's clock forward (a sandbox outcome due in six minutes is tested in seconds), the ledger's
 // consistency check on the server's own database (PGlite allows one process), the sandbox's outbox
-// of one-time-code e-mails (no real mail is sent), and two fault hooks
-// on request headers (hold the handler's transaction open; fail after the handler ran).
+// of one-time-code e-mails (no real mail is sent), and two fault hooks on request headers (hold the
+// handler's transaction open; fail after the handler ran), wrapped around the handlers at start.
 import express, { type Router } from 'express';
+import { notImplemented, withoutTransaction, type Handler, type NotImplemented, type OperationHandlers, type OperationId, type OutsideTransaction } from '../context/handler-types.ts';
 import type { LedgerReport } from '../ledger/ledger-check.ts';
 import type { ShiftableClock } from '../shared/clock.ts';
 
@@ -41,10 +42,34 @@ export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, r
   return router;
 }
 
-/** Runs inside the handler's transaction, after the handler: the fault hooks of the suite. */
-export async function afterHandlerHooks(enabled: boolean, headers: Record<string, string | undefined>): Promise<void> {
-  if (!enabled) return;
+/** The suite's fault hooks, after the handler and inside its transaction: hold it open; fail once the handler ran. */
+async function faultHooks(headers: Record<string, string | undefined>): Promise<void> {
   const delay = Number(headers['x-test-delay-ms'] ?? 0);
   if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, 10_000)));
   if (headers['x-test-fail-after-handler'] === 'true') throw new Error('injected failure after the handler ran');
+}
+
+const thenFaultHooks =
+  <Req extends { headers: Record<string, string | undefined> }, Ctx, Result>(handler: (req: Req, ctx: Ctx) => Promise<Result>) =>
+  async (req: Req, ctx: Ctx): Promise<Result> => {
+    const result = await handler(req, ctx);
+    await faultHooks(req.headers);
+    return result;
+  };
+
+function hooked<K extends OperationId>(handler: Handler<K> | OutsideTransaction<K> | NotImplemented): Handler<K> | OutsideTransaction<K> | NotImplemented {
+  if (handler === notImplemented) return handler;
+  if (typeof handler === 'object') return withoutTransaction(thenFaultHooks(handler.outsideTransaction));
+  return thenFaultHooks(handler);
+}
+
+/** The operation map with the fault hooks after every handler: what a test server (config.testControls) serves. */
+export function withFaultHooks(handlers: OperationHandlers): OperationHandlers {
+  const wrapped: Record<string, unknown> = {};
+  const wrap = <K extends OperationId>(operationId: K): void => {
+    wrapped[operationId] = hooked<K>(handlers[operationId]);
+  };
+  (Object.keys(handlers) as OperationId[]).forEach(wrap);
+  // Each entry keeps its own operation's handler type (hooked); a loop over the keys cannot say so.
+  return wrapped as OperationHandlers;
 }

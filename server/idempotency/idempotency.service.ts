@@ -1,9 +1,11 @@
 // Idempotency-Key semantics (IETF draft): same key and request → the stored response; same key and
-// a different request → 422; same key while the first is running → 409; a 5xx is never stored.
+// a different request → 422; same key while the first is running → 409; a 5xx is never stored, nor
+// a 401 or a 202 signed-retry challenge (the dispatcher decides what it stores). The signature
+// headers are not part of the request: a signed retry is the same request as its first call.
 // Keys are scoped to the credential and the operation, kept 24 hours, and stored sealed (a stored
 // response may hold a secret shown once, such as a new token's clientSecret).
 import { createHash } from 'node:crypto';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import { addMs } from '../shared/clock.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { conflict, unprocessable } from '../shared/errors.ts';

@@ -23,7 +23,7 @@ export interface InternalAccountFilters {
 
 type InternalAccountListParams = { platformId: string; customerId?: string; currency?: string; type?: InternalAccountRow['type'] };
 
-/** Counts kept by the database (migration 0013): unfiltered, or by currency or type alone. */
+/** Counts kept by the database (migration 0018): unfiltered, or by currency or type alone. */
 const planOf = (owner: 'customer' | 'platform'): ListPlan<InternalAccountListParams> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency', type: 'type' } });
 
 /** The customers' accounts (`customer`) or the platform's own: two lists, each with its own index and counts. */

@@ -1,15 +1,14 @@
 // Internal accounts: opened by the service (customer creation, platform bootstrap), never through
 // the API; listed and read by the platform. Their balances move only through the ledger. Embedded
-// Wallets may be named `EmbeddedWallet:<uuid>` too, and change or export only with their owner's
-// signature (the signed-retry pattern).
+// Wallets may be named `EmbeddedWallet:<uuid>` too; they change or export only with their owner's
+// signature (wallet-auth/embedded-wallet.service.ts).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { isCrypto } from '../shared/currencies.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertPath } from '../shared/state-machine.ts';
-import { requireWalletSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { toInternalAccount } from './internal-accounts.mapper.ts';
 import { findInternalAccount, insertInternalAccounts, listInternalAccounts, lockInternalAccount, updatePrivacy, type InternalAccountRow } from './internal-accounts.repository.ts';
 
@@ -77,31 +76,8 @@ export async function listPlatformInternalAccounts(ctx: PlatformContext, query: 
   return listPage(ctx.keys, query, (f, page) => listInternalAccounts(ctx.db, ctx.platformId, { owner: null, currency: f.currency, type: f.type }, page), toInternalAccount);
 }
 
-type Challenged = { status: 202; body: components['schemas']['SignedRetryChallenge'] };
-
-/** `PATCH /internal-accounts/{accountId}`: the wallet's settings, once its owner signed the change. */
-export async function updateEmbeddedWallet(
-  ctx: PlatformContext,
-  accountId: string,
-  body: components['schemas']['InternalAccountUpdateRequest'],
-  headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: InternalAccount }> {
-  const wallet = await requireEmbeddedWallet(ctx, accountId);
-  const outcome = await requireWalletSignature(ctx, { wallet, operation: 'updateInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
-  const updated = body.privateEnabled === undefined ? wallet : await updatePrivacy(ctx.db, wallet.id, body.privateEnabled, ctx.clock.now());
-  return { status: 200, body: toInternalAccount(updated) };
-}
-
-/** `POST /internal-accounts/{accountId}/export`: the wallet's credentials sealed to the client's key, once signed. */
-export async function exportEmbeddedWallet(
-  ctx: PlatformContext,
-  accountId: string,
-  body: components['schemas']['InternalAccountExportRequest'],
-  headers: SignatureHeaders,
-): Promise<Challenged | { status: 200; body: components['schemas']['InternalAccountExportResponse'] }> {
-  const wallet = await requireEmbeddedWallet(ctx, accountId);
-  const outcome = await requireWalletSignature(ctx, { wallet, operation: 'exportInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
-  return { status: 200, body: { id: wallet.id, encryptedWalletCredentials: ctx.walletProofs.sealWalletCredentials(body.clientPublicKey) } };
+/** An Embedded Wallet's settings changed (its owner signed the change: wallet-auth/embedded-wallet.service.ts). */
+export async function changeWalletSettings(ctx: PlatformContext, wallet: InternalAccountRow, settings: components['schemas']['InternalAccountUpdateRequest']): Promise<InternalAccount> {
+  const updated = settings.privateEnabled === undefined ? wallet : await updatePrivacy(ctx.db, wallet.id, settings.privateEnabled, ctx.clock.now());
+  return toInternalAccount(updated);
 }

@@ -1,23 +1,53 @@
 // UMA invitations. Any platform reads and claims an invitation by its code (the invitee's platform
-// claims it); only its creator cancels it. Claiming sends INVITATION_CLAIMED to the creator, whose
+// claims it), so guessing codes is limited per platform (byCode); only its creator cancels it. Claiming sends INVITATION_CLAIMED to the creator, whose
 // platform then sends `amountToSend` itself: the service moves no money here.
 import { randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
-import { badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
-import { assertTransition } from '../shared/state-machine.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { ApiError, badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
 import { expireInvitationJob } from './invitations.jobs.ts';
 import { invitationStatus, toInvitation } from './invitations.mapper.ts';
-import { closeInvitation, findInvitation, findInvitationForUpdate, insertInvitation, type InvitationRow } from './invitations.repository.ts';
+import { closeLocked } from './close-invitation.ts';
+import { findInvitation, findInvitationForUpdate, insertInvitation, type InvitationRow } from './invitations.repository.ts';
 
 type Schemas = components['schemas'];
 type Invitation = Schemas['Invitation'];
 
 const newCode = (): string => randomBytes(4).toString('hex');
+
+/**
+ * Unknown codes one platform may look up (read, claim, cancel): 10 at once, then one more every 6
+ * minutes. A code has 32 bits and any platform may use any code, so unlimited guesses would find
+ * live ones (and claiming one redirects the inviter's payment). Counted per platform, the caller of
+ * these operations whatever its tokens or addresses; no platform can slow another.
+ */
+export const UNKNOWN_INVITATION_LIMIT: FailureLimit = {
+  name: 'invitation-code',
+  max: 10,
+  periodMs: 60 * 60_000,
+  refusal: { code: 'RATE_LIMITED', message: 'Too many unknown invitation codes from this platform; wait before trying again.' },
+};
+
+/**
+ * Runs `work` on an invitation found by its code: 429 while the platform has no attempt left
+ * (whatever the code: an answer would tell a guesser it guessed right), and an unknown code
+ * (404) counted against it. `ctx.db` must not be a transaction: the count outlives the request's.
+ */
+export async function byCode<T>(ctx: PlatformContext, work: () => Promise<T>): Promise<T> {
+  const key = limitKey(UNKNOWN_INVITATION_LIMIT, ctx.platformId);
+  await checkFailureLimit(ctx, UNKNOWN_INVITATION_LIMIT, key);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND') await countFailure(ctx, UNKNOWN_INVITATION_LIMIT, key);
+    throw err;
+  }
+}
 
 export async function createInvitation(ctx: PlatformContext, body: Schemas['InvitationCreateRequest']): Promise<Invitation> {
   const at = ctx.clock.now();
@@ -71,21 +101,13 @@ async function lockPending(ctx: PlatformContext, code: string): Promise<Invitati
   }
 }
 
-async function close(ctx: ServiceContext, row: InvitationRow, changes: Parameters<typeof closeInvitation>[2]): Promise<InvitationRow> {
-  if (changes.status !== undefined) assertTransition('InvitationStatus', row.status, changes.status);
-  const closed = await closeInvitation(ctx.db, row.code, changes);
-  // Locked above, so nothing can have moved it meanwhile.
-  if (closed === undefined) throw new Error(`invitation ${row.code} moved under its lock`);
-  return closed;
-}
-
 export async function claimInvitation(ctx: PlatformContext, code: string, body: Schemas['InvitationClaimRequest']): Promise<Invitation> {
   const row = await lockPending(ctx, code);
   if (canonicalUmaAddress(body.inviteeUma) === canonicalUmaAddress(row.inviter_uma)) {
     throw badRequest('INVALID_UMA_ADDRESS', 'The invitee cannot be the inviter: claim with the UMA address of the person invited.');
   }
   const at = ctx.clock.now();
-  const claimed = await close(ctx, row, { status: 'CLAIMED', invitee_uma: body.inviteeUma, claimed_by_platform_id: ctx.platformId, claimed_at: at, updated_at: at });
+  const claimed = await closeLocked(ctx, row, { status: 'CLAIMED', invitee_uma: body.inviteeUma, claimed_by_platform_id: ctx.platformId, claimed_at: at, updated_at: at });
   const invitation = toInvitation(claimed, at);
   // The creator is told, whichever platform claimed.
   await emitEvent({ ...ctx, platformId: claimed.platform_id }, 'INVITATION_CLAIMED', invitation);
@@ -97,12 +119,5 @@ export async function cancelInvitation(ctx: PlatformContext, code: string): Prom
   if (existing !== undefined && existing.platform_id !== ctx.platformId) throw forbidden('FORBIDDEN', 'Only the platform that created an invitation can cancel it.');
   const row = await lockPending(ctx, code);
   const at = ctx.clock.now();
-  return toInvitation(await close(ctx, row, { status: 'CANCELLED', updated_at: at }), at);
-}
-
-/** The expiry job: a PENDING invitation past `expiresAt` becomes EXPIRED. */
-export async function expireInvitation(ctx: ServiceContext, code: string): Promise<void> {
-  const row = await findInvitationForUpdate(ctx.db, code);
-  if (row === undefined || row.status !== 'PENDING' || row.expires_at === null || row.expires_at.getTime() > ctx.clock.now().getTime()) return;
-  await close(ctx, row, { status: 'EXPIRED', updated_at: ctx.clock.now() });
+  return toInvitation(await closeLocked(ctx, row, { status: 'CANCELLED', updated_at: at }), at);
 }

@@ -1,6 +1,6 @@
 // A kind of background job: what it does and how it is retried. Areas define their jobs in
 // `<area>.jobs.ts`; server/job-kinds.ts lists them all for the runner.
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 
 export interface JobContext extends ServiceContext {
   /** 1 for the first run of the job, 2 for its first retry, ... */

@@ -4,9 +4,9 @@
 // loses nothing: its lease expires and another run (or process) takes the job again.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Runtime } from '../context.ts';
+import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
-import { collectingContext, runTasks, unitOfWork } from '../db/unit-of-work.ts';
+import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
 import { addMs } from '../shared/clock.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type JobRow } from './jobs.repository.ts';

@@ -1,6 +1,6 @@
 // Scheduling a job: always in the caller's transaction, so the job exists only if the change that
 // caused it commits. The runner is woken once that commit has happened, when the job is due then.
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import { newId } from '../shared/ids.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { insertJob, type NewJob } from './jobs.repository.ts';

@@ -1,7 +1,7 @@
 // A database holds values sealed with one master key; opened with another, every webhook would
 // fail to sign and every sealed value to open. The first start records the key's fingerprint;
 // a later start with another key stops with a message instead of failing request by request.
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/context.ts';
 import { findKeyFingerprint, insertKeyFingerprint } from './keys.repository.ts';
 
 export class WrongKeyError extends Error {}

@@ -4,10 +4,17 @@
 // gets a throwaway key.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Config } from '../config.ts';
 import { Keyring } from '../shared/keyring.ts';
 
-export function loadMasterKey(config: Pick<Config, 'masterKey' | 'masterKeyFile' | 'databaseUrl' | 'pgliteDataDir'>): { key: Buffer; source: string } {
+/** The parts of the configuration (config.ts) that say where the key comes from. */
+export interface MasterKeySettings {
+  masterKey: Buffer | undefined;
+  masterKeyFile: string;
+  databaseUrl: string | undefined;
+  pgliteDataDir: string;
+}
+
+export function loadMasterKey(config: MasterKeySettings): { key: Buffer; source: string } {
   if (config.masterKey !== undefined) return { key: config.masterKey, source: 'PAYMENTS_MASTER_KEY' };
   if (config.databaseUrl === undefined && config.pgliteDataDir.startsWith('memory://')) return { key: Keyring.generateMasterKey(), source: 'a throwaway key (in-memory database)' };
   mkdirSync(dirname(config.masterKeyFile), { recursive: true });

@@ -2,11 +2,12 @@
 // ledger owns), movements and their entries. Every balance change is a single conditional UPDATE
 // (no read-modify-write race); the CHECK of the migration keeps a balance from ever going negative
 // and the deferred trigger keeps every movement's entries summing to zero, whatever the code does.
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { againIfStalePlan } from '../db/prepared-statements.ts';
-import type { Database, LedgerMovementTable, MovementKind } from '../db/schema.ts';
+import type { Database, MovementKind } from '../db/schema.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
+import type { BalanceChange, BalanceWriter, NewMovement } from '../context/balance-writer.ts';
 
 /**
  * Locks the platform's internal accounts with these ids, in id order: two movements touching the
@@ -26,42 +27,11 @@ export async function lockInternalAccounts(db: Db, platformId: string, ids: read
     .execute();
 }
 
-/**
- * The bug `postMovements`' conditional UPDATE exists to prevent, kept for the reliability tests to catch
- * (PAYMENTS_TEST_FAULT=lost-update, NODE_ENV=test only): the balance is read without a lock, then
- * overwritten with the value computed from that read. Two movements of one account that read
- * before either commits both write, and one of them is lost; the bounds are checked on the read,
- * so no balance goes negative and no database constraint notices.
- */
-export async function overwriteBalanceFromRead(db: Db, platformId: string, accountId: string, delta: number, maxBalance: number, at: Date): Promise<InternalAccountRow | undefined> {
-  const read = await db.selectFrom('internal_accounts').select('balance').where('platform_id', '=', platformId).where('id', '=', accountId).executeTakeFirst();
-  if (read === undefined || read.balance + delta < 0 || read.balance + delta > maxBalance) return undefined;
-  return db
-    .updateTable('internal_accounts')
-    .set({ balance: read.balance + delta, updated_at: at })
-    .where('platform_id', '=', platformId)
-    .where('id', '=', accountId)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-export interface NewMovement {
-  movement: Insertable<LedgerMovementTable>;
-  entries: readonly { account: string; amount: number }[];
-}
-
 /** A movement's entry rows, which carry its id, platform and time. */
 const entryRows = ({ movement, entries }: NewMovement) => entries.map((e) => ({ ...e, movement_id: movement.id, platform_id: movement.platform_id, created_at: movement.created_at }));
 
-/**
- * Posts movements in one statement: the movements, their entries, and the balance change of each
- * internal account among them (`changes`, one per account), each refused unless the balance stays
- * within 0 and `maxBalance`. Answers the accounts changed: one missing from the answer was
- * refused, and the caller must then fail the whole database transaction (which undoes the
- * inserts too). Two internal accounts or more must be locked first, in id order
- * (`lockInternalAccounts`).
- */
-export async function postMovements(db: Db, movements: readonly NewMovement[], changes: readonly { account: string; amount: number }[], maxBalance: number): Promise<InternalAccountRow[]> {
+/** The movements, their entries and the balance changes, in one statement. */
+async function postMovements(db: Db, movements: readonly NewMovement[], changes: readonly BalanceChange[], maxBalance: number): Promise<InternalAccountRow[]> {
   const deltas = sql<{ id: string; delta: number }>`(values ${sql.join(changes.map((c) => sql`(${c.account}, ${c.amount}::bigint)`))})`.as<'v'>(sql.raw('v(id, delta)'));
   const first = movements[0]?.movement;
   if (first === undefined) throw new Error('ledger: no movement to post');
@@ -79,7 +49,14 @@ export async function postMovements(db: Db, movements: readonly NewMovement[], c
     .execute();
 }
 
-/** A movement and its entries, in one statement, without balance changes (system accounts only, or the `lost-update` test fault). */
+/**
+ * The balance writer: one statement posts the movements, their entries and every balance change, each
+ * a conditional UPDATE (no read-modify-write race); the balance changes are its last step, so an
+ * account's row lock is held only until the commit.
+ */
+export const conditionalBalanceWriter: BalanceWriter = { post: postMovements };
+
+/** A movement and its entries, in one statement, without balance changes (between system accounts only). */
 export async function insertMovement(db: Db, movement: NewMovement): Promise<void> {
   await db
     .with('movement', (qb) => qb.insertInto('ledger_movements').values(movement.movement))

@@ -1,28 +1,28 @@
-// The ledger: the only code that changes a balance or a transaction's money state. A transaction is
-// opened in its first visible status and moved from status to status; each step that moves money
-// posts one movement (entries summing to zero, balances changed under row locks taken in id order),
-// and the transaction row, the movement and the webhook event commit in the caller's database
-// transaction, or none of them does.
+// The ledger: the only code that changes a balance. Beneath the payments layer, which records a
+// payment's status changes and calls the ledger for the money step of each: funding, a receipt, a
+// payment, a hold, its settlement or release, a refund. Each step posts movements (entries summing
+// to zero, balances changed under row locks taken in id order) in the caller's database
+// transaction, so they commit with the transaction row and its events, or none of them does.
 //
 // Where the money is, per currency of a platform:
 //   an internal account     the customer's or the platform's balance (never negative)
 //   SYSTEM:IN_FLIGHT        debited from an account for a payment not yet settled (a hold)
 //   SYSTEM:SETTLEMENT       the banks and networks outside: money that left, or arrived, over a rail
 //   SYSTEM:SANDBOX_FUNDING  where sandbox funding comes from
-import type { PlatformContext } from '../context.ts';
-import type { MovementKind, TransactionDetails } from '../db/schema.ts';
-import { emitTransactionEvent } from '../transactions/transaction-events.ts';
-import { insertTransaction, moveTransactionStatus, type TransactionRow } from '../transactions/transactions.repository.ts';
+import type { Selectable } from 'kysely';
+import type { components } from '../../generated/openapi.js';
+import type { PlatformContext } from '../context/context.ts';
+import type { MovementKind, TransactionTable } from '../db/schema.ts';
+import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { badRequest } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
-import { assertInitial, assertPath, assertTransition } from '../shared/state-machine.ts';
-import type { components } from '../../generated/openapi.js';
-import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
-import { insertMovement, lockInternalAccounts, movementKinds, overwriteBalanceFromRead, postMovements } from './ledger.repository.ts';
+import { insertMovement, lockInternalAccounts, movementKinds } from './ledger.repository.ts';
 
 type Status = components['schemas']['TransactionStatus'];
 type FailureReason = components['schemas']['TransactionFailureReason'];
+/** What the ledger reads of a payment's transaction: whose balance it moves, how much, which way. */
+export type LedgerPayment = Pick<Selectable<TransactionTable>, 'id' | 'type' | 'status' | 'internal_account_id' | 'currency' | 'amount'>;
 
 /** No balance may pass the contract's amount cap, so every sum stays exact in a JavaScript number. */
 export const MAX_BALANCE = MAX_AMOUNT;
@@ -74,16 +74,13 @@ async function post(ctx: PlatformContext, transactionId: string, ...moves: Move[
     }
   }
   const internal = [...changes.values()].sort((a, b) => (a.account < b.account ? -1 : 1));
-  // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
-  if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
-  // The test suite's deliberately broken variant changes the balances by a read and an overwrite (config.ts: NODE_ENV=test only).
-  if (internal.length === 0 || ctx.settings.testFault === 'lost-update') {
+  if (internal.length === 0) {
     for (const m of movements) await insertMovement(ctx.db, m);
-    for (const leg of internal) check(leg, await overwriteBalanceFromRead(ctx.db, ctx.platformId, leg.account, leg.amount, MAX_BALANCE, at));
     return;
   }
-  // One statement; the balance changes are its last step, so an account's row lock is held only until the commit.
-  const changed = await postMovements(ctx.db, movements, internal, MAX_BALANCE);
+  // With two internal accounts, both are locked first, in id order; one is locked by its UPDATE.
+  if (internal.length > 1) await lockInternalAccounts(ctx.db, ctx.platformId, internal.map((l) => l.account));
+  const changed = await ctx.balanceWriter.post(ctx.db, movements, internal, MAX_BALANCE);
   for (const leg of internal) check(leg, changed.find((row) => row.id === leg.account));
 
   function check(leg: Change, row: InternalAccountRow | undefined): void {
@@ -105,20 +102,6 @@ export async function lockBalances(ctx: PlatformContext, accountIds: readonly (s
   await lockInternalAccounts(ctx.db, ctx.platformId, internal);
 }
 
-export interface NewTransaction {
-  type: 'INCOMING' | 'OUTGOING';
-  customerId: string | null;
-  /** The internal account whose balance the transaction moves; null when none does (real-time funding). */
-  internalAccountId: string | null;
-  sourceAccountId: string | null;
-  /** Null when the destination is not an account (an UMA address). */
-  destinationAccountId: string | null;
-  amount: number;
-  currency: string;
-  reference: string;
-  details: TransactionDetails;
-}
-
 /** What a payment completed at once delivers to another internal account (a conversion). */
 export interface Credit {
   account: string;
@@ -134,75 +117,8 @@ export type Opening =
   | { kind: 'HOLD' } // the internal account → in flight (an outgoing transfer under way)
   | { kind: 'NONE' };
 
-/**
- * Records a transaction whose life so far is `path` (the sandbox may refuse a transfer at once:
- * `PENDING → FAILED`), with its webhook event, what `alsoRecord` adds (its scheduled outcome) and,
- * last, the money step of its first status.
- */
-export async function openTransaction(
-  ctx: PlatformContext,
-  draft: NewTransaction,
-  path: readonly Status[],
-  opening: Opening,
-  failureReason: FailureReason | null = null,
-  alsoRecord: (row: TransactionRow) => Promise<void> = async () => {},
-): Promise<TransactionRow> {
-  const [first] = path;
-  const last = path.at(-1);
-  if (first === undefined || last === undefined) throw new Error('ledger: a transaction needs a status');
-  assertInitial('TransactionStatus', first);
-  assertPath('TransactionStatus', path);
-  const at = ctx.clock.now();
-  const row = await insertTransaction(ctx.db, {
-    id: newId('Transaction'),
-    platform_id: ctx.platformId,
-    customer_id: draft.customerId,
-    type: draft.type,
-    status: last,
-    internal_account_id: draft.internalAccountId,
-    source_account_id: draft.sourceAccountId,
-    destination_account_id: draft.destinationAccountId,
-    reference: draft.reference,
-    failure_reason: failureReason,
-    settled_at: last === 'COMPLETED' ? at : null,
-    cancellation_reason: null,
-    amount: draft.amount,
-    currency: draft.currency,
-    details: draft.details,
-    created_at: at,
-    updated_at: at,
-  });
-  // Everything else first, the money last (see `post`); a refused debit rolls all of it back.
-  await emitTransactionEvent(ctx, row);
-  await alsoRecord(row);
-  await postOpening(ctx, row, opening);
-  return row;
-}
-
-/**
- * Starts a transaction that waited for the platform's approval (PENDING_APPROVAL, nothing moved) as
- * a new one would start: along `path` to its first visible status, with the opening's money.
- */
-export async function startApprovedTransaction(
-  ctx: PlatformContext,
-  row: TransactionRow,
-  path: readonly Status[],
-  opening: Opening,
-  failureReason: FailureReason | null = null,
-): Promise<TransactionRow> {
-  const last = path.at(-1);
-  if (row.status !== 'PENDING_APPROVAL' || last === undefined) throw new Error(`ledger: transaction ${row.id} is not waiting for approval`);
-  assertPath('TransactionStatus', [row.status, ...path]);
-  const at = ctx.clock.now();
-  const moved = await moveTransactionStatus(ctx.db, row.id, row.status, { status: last, failure_reason: failureReason, settled_at: last === 'COMPLETED' ? at : null, updated_at: at });
-  if (moved === undefined) throw new Error(`ledger: transaction ${row.id} moved under its lock`);
-  await emitTransactionEvent(ctx, moved);
-  await postOpening(ctx, moved, opening);
-  return moved;
-}
-
 /** The money of a transaction's first status: funding, a receipt, a payment, a hold, or nothing. */
-async function postOpening(ctx: PlatformContext, row: TransactionRow, opening: Opening): Promise<void> {
+export async function postOpening(ctx: PlatformContext, row: LedgerPayment, opening: Opening): Promise<void> {
   const account = row.internal_account_id;
   const { currency, amount } = row;
   if (account === null) {
@@ -239,47 +155,27 @@ async function postOpening(ctx: PlatformContext, row: TransactionRow, opening: O
 }
 
 /**
- * Moves a transaction on from the status it was read in, with the money step that goes with the
- * change: a held payment that completes is settled, one that fails or is cancelled is released back
- * to its account (exactly once), an incoming transfer that completes is credited. Undefined when the
- * transaction had already moved on (a cancel won the race against a scheduled outcome): nothing
- * happens then.
+ * The money step of a payment's status change, from `row.status` (the status it had) to `to`: a held
+ * payment that completes is settled, one that fails or is cancelled is released back to its account
+ * (exactly once), an incoming transfer that completes is credited, a completed payment the receiving
+ * bank returned is refunded.
  */
-export async function moveTransaction(
-  ctx: PlatformContext,
-  row: TransactionRow,
-  to: Status,
-  failureReason: FailureReason | null = null,
-  cancellationReason: string | null = null,
-): Promise<TransactionRow | undefined> {
-  assertTransition('TransactionStatus', row.status, to);
-  const at = ctx.clock.now();
-  const moved = await moveTransactionStatus(ctx.db, row.id, row.status, {
-    status: to,
-    failure_reason: failureReason,
-    settled_at: to === 'COMPLETED' ? at : row.settled_at,
-    cancellation_reason: cancellationReason,
-    updated_at: at,
-  });
-  if (moved === undefined) return undefined;
-  await emitTransactionEvent(ctx, moved);
+export async function postChange(ctx: PlatformContext, row: LedgerPayment, to: Status, failureReason: FailureReason | null): Promise<void> {
   const account = row.internal_account_id;
-  if (account !== null) {
-    const kinds = await movementKinds(ctx.db, row.id);
-    const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
-    const { currency, amount } = row;
-    // Held money settles when the payout completes, and also when its refund failed too: the money
-    // is then gone outside until support resolves it.
-    if (held && (to === 'COMPLETED' || (to === 'FAILED' && failureReason === 'REFUND_FAILED'))) {
-      await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
-    } else if (held && (to === 'FAILED' || to === 'CANCELLED')) {
-      await post(ctx, row.id, { kind: 'RELEASE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: account });
-    } else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
-      await post(ctx, row.id, { kind: 'RECEIVE', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
-    } else if (row.type === 'OUTGOING' && row.status === 'COMPLETED' && to === 'FAILED' && failureReason !== 'REFUND_FAILED') {
-      // A completed payment the receiving bank returned: the money comes back from outside.
-      await post(ctx, row.id, { kind: 'REFUND', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
-    }
+  if (account === null) return;
+  const kinds = await movementKinds(ctx.db, row.id);
+  const held = kinds.includes('HOLD') && !kinds.includes('RELEASE') && !kinds.includes('SETTLE');
+  const { currency, amount } = row;
+  // Held money settles when the payout completes, and also when its refund failed too: the money
+  // is then gone outside until support resolves it.
+  if (held && (to === 'COMPLETED' || (to === 'FAILED' && failureReason === 'REFUND_FAILED'))) {
+    await post(ctx, row.id, { kind: 'SETTLE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: systemAccount('SETTLEMENT', currency) });
+  } else if (held && (to === 'FAILED' || to === 'CANCELLED')) {
+    await post(ctx, row.id, { kind: 'RELEASE', currency, amount, from: systemAccount('IN_FLIGHT', currency), to: account });
+  } else if (row.type === 'INCOMING' && to === 'COMPLETED' && !kinds.includes('RECEIVE')) {
+    await post(ctx, row.id, { kind: 'RECEIVE', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
+  } else if (row.type === 'OUTGOING' && row.status === 'COMPLETED' && to === 'FAILED' && failureReason !== 'REFUND_FAILED') {
+    // A completed payment the receiving bank returned: the money comes back from outside.
+    await post(ctx, row.id, { kind: 'REFUND', currency, amount, from: systemAccount('SETTLEMENT', currency), to: account });
   }
-  return moved;
 }

@@ -1,5 +1,5 @@
 // Platform configuration: read it, change it.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { getConfig, updateConfig } from './platform.service.ts';
 
 export const platformHandlers: AreaHandlers<'getPlatformConfig' | 'updatePlatformConfig'> = {

@@ -3,10 +3,10 @@
 // changing the endpoint emits a TEST event.
 import { randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { openInternalAccounts } from '../internal-accounts/internal-accounts.service.ts';
 import { badRequest, invalidField, invalidFields, notFound, type FieldError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
 import { MAX_AMOUNT } from '../shared/money.ts';
 import { SANDBOX_UMA_DOMAIN } from '../simulation/uma-addresses.ts';
@@ -115,7 +115,7 @@ export async function updateConfig(ctx: PlatformContext, input: Schemas['Platfor
 export async function createSandboxPlatform(ctx: ServiceContext, name: string, credentials?: { clientId: string; clientSecret: string }) {
   const at = ctx.clock.now();
   const platform = await insertPlatform(ctx.db, {
-    id: newId('PlatformConfig'),
+    id: newOpaqueId(),
     name,
     uma_domain: SANDBOX_UMA_DOMAIN,
     webhook_endpoint: null,

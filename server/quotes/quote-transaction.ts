@@ -1,10 +1,9 @@
 // The transaction that carries out a quote: an outgoing payment of `totalSendingAmount` from the
 // source, delivering `totalReceivingAmount` to the destination, with the quote's rate and fees.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
-import type { NewTransaction } from '../ledger/ledger.service.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { currency } from '../shared/currencies.ts';
-import { ownerFields } from '../transactions/transfers.service.ts';
+import { ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import type { QuoteRow } from './quotes.repository.ts';
 
 type Schemas = components['schemas'];

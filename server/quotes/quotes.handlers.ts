@@ -1,5 +1,5 @@
 // Cross-currency payments: quotes and their execution (a real-time-funded quote is paid by POST /sandbox/send).
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { signatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { executeQuote } from './quote-execution.ts';
 import { createQuote, getQuote } from './quotes.service.ts';

@@ -1,5 +1,5 @@
 // Receiver lookups before a quote.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { lookupExternalAccountReceiver, lookupUmaReceiver } from './receiver.service.ts';
 
 export const receiverHandlers: AreaHandlers<'lookupUmaReceiver' | 'lookupExternalAccountReceiver'> = {

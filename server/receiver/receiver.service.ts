@@ -1,8 +1,8 @@
 // Receiver lookups: what an UMA address or an external account can be paid in, and what it asks
 // about the sender. A lookup is kept 15 minutes; a quote to an UMA address needs one, and a quote
-// naming one must satisfy its mandatory fields.
+// naming one must carry every field it lists.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { findCustomerByUmaAddress } from '../customers/customers.repository.ts';
 import { requireCustomer } from '../customers/customers.service.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
@@ -78,9 +78,13 @@ export async function requireLookupOf(ctx: PlatformContext, lookupId: string, ki
   return row;
 }
 
-/** The mandatory fields of the lookup that `info` lacks; `400 MISSING_PAYER_DATA` names them. */
+/**
+ * The fields of the lookup that `info` lacks; `400 MISSING_PAYER_DATA` names them. Every listed
+ * field is required, `mandatory` or not: the product specification asks for "every field the
+ * destination listed in requiredPayerDataFields".
+ */
 export function checkPayerData(lookup: LookupRow, info: Record<string, string> | undefined): void {
-  const missing = lookup.required_fields.filter((f) => f.mandatory && (info?.[f.name] ?? '') === '').map((f) => f.name);
+  const missing = lookup.required_fields.filter((f) => (info?.[f.name] ?? '') === '').map((f) => f.name);
   if (missing.length > 0) {
     throw badRequest('MISSING_PAYER_DATA', `senderCustomerInfo lacks what the receiver requires: ${missing.join(', ')}.`, { missingFields: missing });
   }

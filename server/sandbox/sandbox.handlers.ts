@@ -1,5 +1,5 @@
 // Sandbox operations: funding, paying a real-time-funded quote, receiving an UMA payment.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { payRealtimeQuote } from '../quotes/quote-execution.ts';
 import { fundInternalAccount } from './sandbox.service.ts';
 import { receiveUmaPayment } from './uma-receive.ts';

@@ -2,39 +2,35 @@
 // transaction from the platform's sandbox funding account (the dispatcher's Idempotency-Key
 // handling makes a replay answer the stored response without crediting twice).
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
 import { toInternalAccount } from '../internal-accounts/internal-accounts.mapper.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { openTransaction } from '../ledger/ledger.service.ts';
-import { badRequest } from '../shared/errors.ts';
 import { currency } from '../shared/currencies.ts';
-import { newReference, ownerFields } from '../transactions/transfers.service.ts';
+import { newReference, openPayment, ownerFields, type NewTransaction } from '../payments/payments.service.ts';
+import { CREDITED_AT_ONCE } from '../simulation/payment-outcome.ts';
 
 export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
   const account = await requireInternalAccount(ctx, accountId);
-  if (account.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The account is ${account.status}; only ACTIVE accounts can be funded.`);
+  requireActiveAccount(account, 'The account', 'only ACTIVE accounts can be funded');
   const reference = newReference('SANDBOX');
-  await openTransaction(
-    ctx,
-    {
-      type: 'INCOMING',
-      customerId: account.customer_id,
-      internalAccountId: accountId,
-      sourceAccountId: null,
-      destinationAccountId: accountId,
-      amount,
-      currency: account.currency,
-      reference,
-      details: {
-        destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
-        receivedAmount: { amount, currency: currency(account.currency) },
-        ...(await ownerFields(ctx, account.customer_id)),
-        description: 'Sandbox funding',
-        reconciliationInstructions: { reference },
-      },
+  const transaction: NewTransaction = {
+    type: 'INCOMING',
+    customerId: account.customer_id,
+    internalAccountId: accountId,
+    sourceAccountId: null,
+    destinationAccountId: accountId,
+    amount,
+    currency: account.currency,
+    reference,
+    details: {
+      destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
+      receivedAmount: { amount, currency: currency(account.currency) },
+      ...(await ownerFields(ctx, account.customer_id)),
+      description: 'Sandbox funding',
+      reconciliationInstructions: { reference },
     },
-    ['COMPLETED'],
-    { kind: 'FUND', from: 'SANDBOX_FUNDING' },
-  );
+  };
+  await openPayment(ctx, { transaction, outcome: CREDITED_AT_ONCE, fundedFrom: 'SANDBOX_FUNDING' });
   return toInternalAccount(await requireInternalAccount(ctx, accountId));
 }

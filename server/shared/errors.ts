@@ -8,8 +8,9 @@ export type ErrorCode =
   | Schemas['Error400']['code'] | Schemas['Error401']['code'] | Schemas['Error403']['code'] | Schemas['Error404']['code']
   | Schemas['Error409']['code'] | Schemas['Error410']['code'] | Schemas['Error413']['code'] | Schemas['Error415']['code']
   | Schemas['Error422']['code'] | Schemas['Error429']['code'] | Schemas['Error500']['code']
-  // Not documented per operation: stubs answer 501 and unknown methods 405, in the same body shape.
-  | 'NOT_IMPLEMENTED' | 'METHOD_NOT_ALLOWED';
+  // Not documented per operation: stubs answer 501, unknown methods 405, and the HTTP layer 431 and
+  // 408 (http/client-errors.ts, before any operation is matched), in the same body shape.
+  | 'NOT_IMPLEMENTED' | 'METHOD_NOT_ALLOWED' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
 
 export interface FieldError {
   field: string;

@@ -1,33 +1,21 @@
-// Sandbox outcomes of executing a quote whose destination is an external account (by
-// `POST /quotes/{quoteId}/execute`, `immediatelyExecute` or `POST /sandbox/send`), chosen by the
-// suffix of that account's primary identifier. Spec: the table in the description of
-// `POST /quotes/{quoteId}/execute`. The source is always debited at execution.
-import type { components } from '../../generated/openapi.js';
+// Sandbox outcomes of executing a quote (by `POST /quotes/{quoteId}/execute`, `immediatelyExecute`
+// or `POST /sandbox/send`), by destination: another internal account is credited at once; an
+// external account follows the suffix table of its primary identifier (spec: the table in the
+// description of `POST /quotes/{quoteId}/execute`); an UMA address follows the sandbox UMA
+// destinations. The source is always debited at execution.
+import type { PaymentOutcome } from './payment-outcome.ts';
 import { identifierSuffix, rowFor, type SuffixTable } from './suffix.ts';
-import { A_FEW_SECONDS_MS, ABOUT_6_MINUTES_MS, type StatusChange } from './timing.ts';
-
-/** Statuses a quote and its transaction share, so one value sets both. */
-type PaymentStatus = Extract<components['schemas']['QuoteStatus'], components['schemas']['TransactionStatus']>;
-type FailureReason = components['schemas']['TransactionFailureReason'];
-
-export interface QuoteOutcome {
-  /** Status of the quote and of its transaction in the execute response. */
-  readonly returned: PaymentStatus;
-  /** Status changes that follow, in order (each sent as an `outgoing-payment` webhook). */
-  readonly later: readonly StatusChange<PaymentStatus>[];
-  /** `failureReason` of the transaction once it is `FAILED`; null when it does not fail. */
-  readonly failureReason: FailureReason | null;
-  /** Whether the source gets the debited amount back when the payment fails. */
-  readonly creditedBack: boolean;
-}
+import { A_FEW_SECONDS_MS, ABOUT_6_MINUTES_MS } from './timing.ts';
+import { lookupSandboxUma } from './uma-addresses.ts';
 
 const failsAfterAFewSeconds = [{ status: 'FAILED', afterMs: A_FEW_SECONDS_MS }] as const;
+const completesAfterAFewSeconds = [{ status: 'COMPLETED', afterMs: A_FEW_SECONDS_MS }] as const;
 
 export const QUOTE_OUTCOMES = {
   bySuffix: {
-    '002': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'QUOTE_EXECUTION_FAILED', creditedBack: true },
-    '003': { returned: 'PROCESSING', later: [{ status: 'COMPLETED', afterMs: ABOUT_6_MINUTES_MS }], failureReason: null, creditedBack: false },
-    '004': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'COUNTERPARTY_DELIVERY_FAILED', creditedBack: true },
+    '002': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'QUOTE_EXECUTION_FAILED', balance: 'DEBITED', creditedBack: true },
+    '003': { returned: 'PROCESSING', later: [{ status: 'COMPLETED', afterMs: ABOUT_6_MINUTES_MS }], failureReason: null, balance: 'DEBITED', creditedBack: false },
+    '004': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'COUNTERPARTY_DELIVERY_FAILED', balance: 'DEBITED', creditedBack: true },
     // Completes, then the receiving bank returns the payment (COMPLETED is not final).
     '005': {
       returned: 'PROCESSING',
@@ -36,16 +24,37 @@ export const QUOTE_OUTCOMES = {
         { status: 'FAILED', afterMs: A_FEW_SECONDS_MS },
       ],
       failureReason: 'PAYMENT_RETURNED',
+      balance: 'DEBITED',
       creditedBack: true,
     },
-    '006': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'USER_CANCELLED', creditedBack: true },
+    '006': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'USER_CANCELLED', balance: 'DEBITED', creditedBack: true },
     // The payout fails and so does returning the funds: the source stays debited (support resolves it).
-    '007': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'REFUND_FAILED', creditedBack: false },
+    '007': { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: 'REFUND_FAILED', balance: 'DEBITED', creditedBack: false },
   },
-  otherwise: { returned: 'PROCESSING', later: [{ status: 'COMPLETED', afterMs: A_FEW_SECONDS_MS }], failureReason: null, creditedBack: false },
-} as const satisfies SuffixTable<QuoteOutcome>;
+  otherwise: { returned: 'PROCESSING', later: completesAfterAFewSeconds, failureReason: null, balance: 'DEBITED', creditedBack: false },
+} as const satisfies SuffixTable<PaymentOutcome>;
 
 /** Outcome of executing a quote to the external account with this primary identifier. */
-export function quoteOutcome(identifier: string): QuoteOutcome {
-  return rowFor<QuoteOutcome>(QUOTE_OUTCOMES, identifierSuffix(identifier));
+export function quoteOutcome(identifier: string): PaymentOutcome {
+  return rowFor<PaymentOutcome>(QUOTE_OUTCOMES, identifierSuffix(identifier));
+}
+
+/** Where an executed quote pays. */
+export type QuotePaidTo = { kind: 'INTERNAL' } | { kind: 'EXTERNAL'; identifier: string } | { kind: 'UMA'; address: string };
+
+/** Outcome of executing a quote, by its destination. */
+export function quotePaymentOutcome(destination: QuotePaidTo): PaymentOutcome {
+  switch (destination.kind) {
+    case 'INTERNAL':
+      return { returned: 'COMPLETED', later: [], failureReason: null, balance: 'DEBITED', creditedBack: false };
+    case 'EXTERNAL':
+      return quoteOutcome(destination.identifier);
+    case 'UMA': {
+      const found = lookupSandboxUma(destination.address);
+      if (found.kind !== 'DESTINATION' || found.endsAs === 'COMPLETED') return QUOTE_OUTCOMES.otherwise;
+      // "Stays pending a long time": nothing is scheduled.
+      if (found.endsAs === 'PROCESSING') return { returned: 'PROCESSING', later: [], failureReason: null, balance: 'DEBITED', creditedBack: false };
+      return { returned: 'PROCESSING', later: failsAfterAFewSeconds, failureReason: found.failureReason, balance: 'DEBITED', creditedBack: found.failureReason !== 'REFUND_FAILED' };
+    }
+  }
 }

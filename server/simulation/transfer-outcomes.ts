@@ -2,25 +2,9 @@
 // agent forms), chosen by the suffix of the external account's primary identifier. Spec: the
 // tables in the descriptions of those two operations. The rows say everything the money movement
 // needs: what the 201 shows, what follows and when, and what happens to the balance.
-import type { components } from '../../generated/openapi.js';
+import type { PaymentOutcome } from './payment-outcome.ts';
 import { identifierSuffix, rowFor, type SuffixTable } from './suffix.ts';
-import { A_FEW_SECONDS_MS, ABOUT_30_SECONDS_MS, type StatusChange } from './timing.ts';
-
-type TransactionStatus = components['schemas']['TransactionStatus'];
-type FailureReason = components['schemas']['TransactionFailureReason'];
-
-export interface TransferOutcome {
-  /** Status of the transaction in the `201` response. */
-  readonly returned: TransactionStatus;
-  /** Status changes that follow, in order (each sent as a webhook). */
-  readonly later: readonly StatusChange[];
-  /** `failureReason` of the transaction once it is `FAILED`; null when it does not fail. */
-  readonly failureReason: FailureReason | null;
-  /** What the internal account's balance gets when the transfer is recorded. */
-  readonly balance: 'DEBITED' | 'CREDITED' | 'UNCHANGED';
-  /** Whether the debit is credited back to the internal account when the transfer later fails. */
-  readonly creditedBack: boolean;
-}
+import { A_FEW_SECONDS_MS, ABOUT_30_SECONDS_MS } from './timing.ts';
 
 /** Push to an external account: the balance is debited when the transfer is recorded. */
 export const TRANSFER_OUT_OUTCOMES = {
@@ -44,7 +28,7 @@ export const TRANSFER_OUT_OUTCOMES = {
     },
   },
   otherwise: { returned: 'COMPLETED', later: [], failureReason: null, balance: 'DEBITED', creditedBack: false },
-} as const satisfies SuffixTable<TransferOutcome>;
+} as const satisfies SuffixTable<PaymentOutcome>;
 
 /** Pull from an external account: the balance is credited only when the transfer completes. */
 export const TRANSFER_IN_OUTCOMES = {
@@ -68,14 +52,14 @@ export const TRANSFER_IN_OUTCOMES = {
     },
   },
   otherwise: { returned: 'COMPLETED', later: [], failureReason: null, balance: 'CREDITED', creditedBack: false },
-} as const satisfies SuffixTable<TransferOutcome>;
+} as const satisfies SuffixTable<PaymentOutcome>;
 
 /** Outcome of a transfer-out to the external account with this primary identifier. */
-export function transferOutOutcome(identifier: string): TransferOutcome {
-  return rowFor<TransferOutcome>(TRANSFER_OUT_OUTCOMES, identifierSuffix(identifier));
+export function transferOutOutcome(identifier: string): PaymentOutcome {
+  return rowFor<PaymentOutcome>(TRANSFER_OUT_OUTCOMES, identifierSuffix(identifier));
 }
 
 /** Outcome of a transfer-in from the external account with this primary identifier. */
-export function transferInOutcome(identifier: string): TransferOutcome {
-  return rowFor<TransferOutcome>(TRANSFER_IN_OUTCOMES, identifierSuffix(identifier));
+export function transferInOutcome(identifier: string): PaymentOutcome {
+  return rowFor<PaymentOutcome>(TRANSFER_IN_OUTCOMES, identifierSuffix(identifier));
 }

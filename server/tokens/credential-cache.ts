@@ -1,14 +1,14 @@
 // API token credentials this process has verified, so a request with a recently seen token needs no
 // database round trip to authenticate. Only the SHA-256 of the secret is kept, as in the database,
-// and compared in constant time. An entry is used only while `usable()` holds, and a revocation
-// (a deleted token, a clientId locked out) drops it on every process before it answers: see
-// shared-credential-cache.ts for several processes on one PostgreSQL.
+// and compared in constant time. An entry is for one clientId from one client address (the failed
+// authentication limit throttles a clientId per address: tokens.service.ts), is used only while
+// `usable()` holds, and a revocation (a deleted token: every address; a clientId throttled for one
+// address: that address) drops it on every process before it answers: see shared-credential-cache.ts
+// for several processes on one PostgreSQL.
 import { timingSafeEqual } from 'node:crypto';
+import type { CredentialCache, TokenPrincipal } from '../context/context.ts';
 import type { Db } from '../db/database.ts';
-import type { Principal } from '../shared/principal.ts';
 import { hashSecret } from './token-secrets.ts';
-
-export type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
 
 interface Entry {
   principal: TokenPrincipal;
@@ -20,7 +20,11 @@ interface Entry {
 const ENTRY_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-export abstract class CredentialCache {
+/** What a revocation names: a clientId (from every address), or a clientId from one address. */
+export const revocationSubject = (clientId: string, source?: string): string => (source === undefined ? clientId : `${clientId}@${source}`);
+
+export abstract class CredentialCacheBase implements CredentialCache {
+  /** By revocationSubject(clientId, source). */
   readonly #entries = new Map<string, Entry>();
   #generation = 0;
 
@@ -28,20 +32,22 @@ export abstract class CredentialCache {
   protected abstract usable(): boolean;
 
   /**
-   * Drops `clientId` from every process's cache. Call it inside the transaction that revokes the
-   * credential, and run the function it returns once that has committed and before answering.
+   * Drops `clientId` (from `source` only, when given) from every process's cache. Call it inside the
+   * transaction that revokes the credential, and run the function it returns once that has
+   * committed and before answering.
    */
-  abstract revoke(db: Db, clientId: string): Promise<() => Promise<void>>;
+  abstract revoke(db: Db, clientId: string, source?: string): Promise<() => Promise<void>>;
 
   abstract stop(): Promise<void>;
 
-  /** The principal of these credentials if they are cached and the secret matches; else the database decides. */
-  lookup(clientId: string, secret: string): TokenPrincipal | undefined {
+  /** The principal of these credentials from `source` if they are cached and the secret matches; else the database decides. */
+  lookup(clientId: string, source: string, secret: string): TokenPrincipal | undefined {
     if (!this.usable()) return undefined;
-    const entry = this.#entries.get(clientId);
+    const subject = revocationSubject(clientId, source);
+    const entry = this.#entries.get(subject);
     if (entry === undefined) return undefined;
     if (entry.expiresAt <= performance.now()) {
-      this.#entries.delete(clientId);
+      this.#entries.delete(subject);
       return undefined;
     }
     return timingSafeEqual(hashSecret(secret), entry.secretHash) ? entry.principal : undefined;
@@ -56,19 +62,26 @@ export abstract class CredentialCache {
    * Keeps credentials a database read found valid, unless something was revoked since the read
    * began: the read may predate the revocation's commit.
    */
-  remember(clientId: string, principal: TokenPrincipal, secretHash: Buffer, generation: number): void {
+  remember(clientId: string, source: string, principal: TokenPrincipal, secretHash: Buffer, generation: number): void {
     if (generation !== this.#generation || !this.usable()) return;
-    this.#entries.delete(clientId);
+    const subject = revocationSubject(clientId, source);
+    this.#entries.delete(subject);
     if (this.#entries.size >= MAX_ENTRIES) {
       const oldest = this.#entries.keys().next();
       if (oldest.done !== true) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(clientId, { principal, secretHash, expiresAt: performance.now() + ENTRY_TTL_MS });
+    this.#entries.set(subject, { principal, secretHash, expiresAt: performance.now() + ENTRY_TTL_MS });
   }
 
-  protected forget(clientId: string): void {
+  /** Drops what `subject` (revocationSubject) names: one address's entry, or a clientId's from every address. */
+  protected forget(subject: string): void {
     this.#generation++;
-    this.#entries.delete(clientId);
+    if (subject.includes('@')) {
+      this.#entries.delete(subject);
+      return;
+    }
+    // Revoking a whole token is rare (a deletion, a change in SQL): a scan of the entries is cheap.
+    for (const key of this.#entries.keys()) if (key.startsWith(`${subject}@`)) this.#entries.delete(key);
   }
 
   protected clear(): void {
@@ -78,14 +91,14 @@ export abstract class CredentialCache {
 }
 
 /** One process owns the database (PGlite): what it revokes, it drops itself. */
-export class LocalCredentialCache extends CredentialCache {
+export class LocalCredentialCache extends CredentialCacheBase {
   protected usable(): boolean {
     return true;
   }
 
-  async revoke(_db: Db, clientId: string): Promise<() => Promise<void>> {
+  async revoke(_db: Db, clientId: string, source?: string): Promise<() => Promise<void>> {
     // After the commit, not before: a request reading the token in between would cache it again.
-    return async () => this.forget(clientId);
+    return async () => this.forget(revocationSubject(clientId, source));
   }
 
   async stop(): Promise<void> {}

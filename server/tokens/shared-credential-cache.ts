@@ -21,7 +21,7 @@ import type { Db } from '../db/database.ts';
 import { listen, type Listener } from '../db/listener.ts';
 import type { Database } from '../db/schema.ts';
 import { CACHE_CHANNEL, fenceLeases, liveLeases, notifyCaches, registerLease, releaseLease, renewLease } from './cache-leases.repository.ts';
-import { CredentialCache } from './credential-cache.ts';
+import { CredentialCacheBase, revocationSubject } from './credential-cache.ts';
 
 export const LEASE_TTL_MS = 3_000;
 export const CACHE_SESSION_NAME = 'payments-credential-cache';
@@ -40,7 +40,7 @@ interface Acks {
   wake(): void;
 }
 
-export class SharedCredentialCache extends CredentialCache {
+export class SharedCredentialCache extends CredentialCacheBase {
   #session: { listener: Listener; leaseId: string } | undefined;
   #validUntil = 0;
   #renewing = false;
@@ -74,9 +74,9 @@ export class SharedCredentialCache extends CredentialCache {
     return performance.now() < this.#validUntil;
   }
 
-  async revoke(db: Db, clientId: string): Promise<() => Promise<void>> {
+  async revoke(db: Db, clientId: string, source?: string): Promise<() => Promise<void>> {
     const revocation = randomUUID();
-    await notifyCaches(db, `revoke ${revocation} ${clientId}`);
+    await notifyCaches(db, `revoke ${revocation} ${revocationSubject(clientId, source)}`);
     return () => this.#awaitAcks(revocation);
   }
 

@@ -4,7 +4,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newClientId = (): string => randomBytes(16).toString('hex');
 export const newClientSecret = (): string => `sk_sandbox_${randomBytes(32).toString('base64url')}`;
-// One-shot: every authenticated request hashes its secret, and a Hash object per call cost a third more.
+// One-shot: every authenticated request hashes its secret, and a Hash object per call costs more (bench/README.md).
 export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Compares digests, never the raw strings, so the comparison time does not depend on the input length. */

@@ -1,5 +1,5 @@
 // API tokens: create (the only response with the secret), list, get, delete.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { createToken, deleteToken, getToken, listTokens } from './tokens.service.ts';
 
 export const tokenHandlers: AreaHandlers<'createToken' | 'listTokens' | 'getToken' | 'deleteToken'> = {

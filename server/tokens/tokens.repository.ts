@@ -20,25 +20,26 @@ export async function insertToken(db: Db, row: Omit<TokenRow, 'deleted_at'>): Pr
 
 export interface CredentialState {
   token: Pick<TokenRow, 'id' | 'platform_id' | 'permissions' | 'secret_hash'> | undefined;
-  failures: { windowStartedAt: Date; failures: number } | undefined;
+  /** When the failures counted under the limit's key come back (limits/failure-limits.repository.ts). */
+  recoveredAt: Date | undefined;
 }
 
 /**
  * What authenticating needs, in one round trip (every request authenticates): the live token of
- * `clientId` (none asked for when undefined) and the failed-attempt window of its hash.
+ * `clientId` (none asked for when undefined) and the failures counted under `limitKey`.
  */
-export async function findCredentialState(db: Db, clientId: string | undefined, clientIdHash: string): Promise<CredentialState> {
+export async function findCredentialState(db: Db, clientId: string | undefined, limitKey: string): Promise<CredentialState> {
   const row = await db
     .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
     .leftJoin('api_tokens', (join) =>
       join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
     )
-    .leftJoin('auth_failures', (join) => join.on('auth_failures.client_id_hash', '=', sql.val(clientIdHash)))
-    .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'auth_failures.failures', 'auth_failures.window_started_at'])
+    .leftJoin('failure_limits', (join) => join.on('failure_limits.key', '=', sql.val(limitKey)))
+    .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'failure_limits.recovered_at'])
     .executeTakeFirstOrThrow();
   return {
     token: row.id === null || row.platform_id === null || row.permissions === null || row.secret_hash === null ? undefined : { id: row.id, platform_id: row.platform_id, permissions: row.permissions, secret_hash: row.secret_hash },
-    failures: row.failures === null || row.window_started_at === null ? undefined : { failures: row.failures, windowStartedAt: row.window_started_at },
+    recoveredAt: row.recovered_at ?? undefined,
   };
 }
 
@@ -57,7 +58,7 @@ export async function findToken(db: Db, platformId: string, id: string): Promise
     .executeTakeFirst();
 }
 
-/** Counts kept by the database (migration 0013): the live tokens, with one time bound or none; an updated_at bound planned per call. */
+/** Counts kept by the database (migration 0018): the live tokens, with one time bound or none; an updated_at bound planned per call. */
 const plan: ListPlan<TimeWindow & { platformId: string; name?: string }> = { windows: TIME_WINDOW_BOUNDS, plannedPerCall: ['updatedAfter', 'updatedBefore'] };
 
 const tokensPage = pageQuery(

@@ -1,16 +1,17 @@
 // API tokens: issuing (the secret is returned once and only its hash kept), listing, deleting,
-// and authenticating HTTP Basic credentials with a limit on failed attempts per clientId.
-import { createHash } from 'node:crypto';
+// and authenticating HTTP Basic credentials with a limit on failed attempts per clientId and address.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, RequestContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
 import { addMs } from '../shared/clock.ts';
-import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../shared/errors.ts';
+import { badRequest, notFound, unauthorized } from '../shared/errors.ts';
+import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
-import { deleteExpiredFailures, recordFailure } from './auth-failures.repository.ts';
+import { countFailure, forgetRecoveredLimits, limitKey, refuseWhileExhausted, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { throttledSource } from '../shared/source-address.ts';
+import { deleteExpiredFailures } from './auth-failures.repository.ts';
 import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
-import type { TokenPrincipal } from './credential-cache.ts';
 import { toToken } from './tokens.mapper.ts';
 import { findCredentialState, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
 import { DUMMY_HASH, hashSecret, newClientId, newClientSecret, secretMatches } from './token-secrets.ts';
@@ -19,8 +20,6 @@ type Token = components['schemas']['Token'];
 
 /** The contract's clientId format; anything else cannot be a token and never reaches a query. */
 const CLIENT_ID = /^[0-9a-f]{32}$/;
-export const FAILURE_WINDOW_MS = 5 * 60 * 1000;
-export const MAX_FAILURES = 10;
 
 export async function issueToken(
   ctx: PlatformContext,
@@ -53,12 +52,8 @@ export async function configuredTokenState(ctx: ServiceContext, credentials: { c
 
 export async function createToken(ctx: RequestContext, input: components['schemas']['TokenCreateRequest']): Promise<Token> {
   const permissions = [...new Set(input.permissions)];
-  // A token cannot hand out more than it has: a MANAGE-only token must not mint a TRANSACT one.
-  const held = ctx.principal.kind === 'token' ? ctx.principal.permissions : [];
-  const missing = permissions.filter((p) => !held.includes(p));
-  if (missing.length > 0) {
-    throw forbidden('FORBIDDEN', `This API token does not hold ${missing.join(', ')}, so it cannot grant ${missing.length === 1 ? 'it' : 'them'}.`);
-  }
+  // A MANAGE-only token must not mint a TRANSACT one.
+  requireHeldGrants(ctx.principal, permissions, 'the new token');
   const { row, clientSecret } = await issueToken(ctx, input.name, permissions);
   return { ...toToken(row), clientSecret };
 }
@@ -81,50 +76,44 @@ export async function deleteToken(ctx: RequestContext, tokenId: string): Promise
   ctx.afterCommit(await ctx.credentials.revoke(ctx.db, clientId));
 }
 
-const hashClientId = (clientId: string) => createHash('sha256').update(clientId, 'utf8').digest('base64url');
-
-type Refusal = { code: components['schemas']['Error429']['code']; message: string };
-const AUTHENTICATION_REFUSAL: Refusal = { code: 'TOO_MANY_FAILED_AUTHENTICATIONS', message: 'Too many failed authentications for this clientId; wait before trying again.' };
-
-/**
- * 429 with `refusal` until the failure window that started at `windowStartedAt` closes (if it is
- * still open); for every limit counted in `auth_failures`, which housekeeping keeps for one window.
- */
-export function refuseUntilWindowCloses(windowStartedAt: Date, at: Date, refusal: Refusal = AUTHENTICATION_REFUSAL): void {
-  const closesAt = addMs(windowStartedAt, FAILURE_WINDOW_MS);
-  if (closesAt > at) throw tooManyRequests(refusal.code, refusal.message, (closesAt.getTime() - at.getTime()) / 1000);
-}
+/** Failed authentications of one clientId from one client (shared/source-address.ts). */
+export const AUTHENTICATION_LIMIT: FailureLimit = {
+  name: 'basic',
+  max: 10,
+  periodMs: 5 * 60_000,
+  refusal: { code: 'TOO_MANY_FAILED_AUTHENTICATIONS', message: 'Too many failed authentications for this clientId from this address; wait before trying again.' },
+};
 
 /**
- * Checks Basic credentials. Failures are counted per clientId (whatever was sent) in the database:
- * after MAX_FAILURES within FAILURE_WINDOW_MS every request with that clientId gets 429 until the
- * window closes, even with the right secret, so guessing a secret is never worth it.
+ * Checks Basic credentials sent from `address`. Failures are counted per clientId (whatever was
+ * sent) and client address, in the database (limits/failure-limits.service.ts): after 10, that
+ * address's requests with that clientId get 429, even with the right secret, until an attempt
+ * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
+ * other address is not affected, so nobody who knows a clientId can lock its owner out.
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
-export async function authenticateBasic(ctx: ServiceContext, clientId: string, secret: string): Promise<Principal> {
+export async function authenticateBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
   const validId = CLIENT_ID.test(clientId);
-  // A deleted token or a clientId locked out is revoked from every cache before either answers.
-  const cached = validId ? ctx.credentials.lookup(clientId, secret) : undefined;
+  const source = throttledSource(address);
+  // A deleted token, or a clientId throttled for this client, is revoked from every cache before either answers.
+  const cached = validId ? ctx.credentials.lookup(clientId, source, secret) : undefined;
   if (cached !== undefined) return cached;
   const generation = ctx.credentials.generation;
   const at = ctx.clock.now();
-  const key = hashClientId(clientId);
-  const { token, failures: window } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
-  if (window !== undefined && window.failures >= MAX_FAILURES) refuseUntilWindowCloses(window.windowStartedAt, at);
+  const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
+  const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
+  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, at);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
-    // Concurrent attempts all pass the check above before any of them is recorded; the count this
-    // failure got from the atomic upsert decides, so no more than MAX_FAILURES per window are
-    // ever answered "wrong credentials", however many arrive at once on however many processes.
-    const recorded = await recordFailure(ctx.db, key, at, FAILURE_WINDOW_MS);
-    // From the limit on even the right secret is refused, so no cache may still accept it.
-    if (recorded.failures >= MAX_FAILURES && validId) await (await ctx.credentials.revoke(ctx.db, clientId))();
-    if (recorded.failures > MAX_FAILURES) refuseUntilWindowCloses(recorded.windowStartedAt, at);
+    // Throws 429 for an attempt beyond the limit (concurrent ones all passed the check above).
+    const { exhausted } = await countFailure(ctx, AUTHENTICATION_LIMIT, key);
+    // From now on even the right secret is refused from this client, so no cache may still accept it here.
+    if (exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
     throw unauthorized('Invalid credentials');
   }
   const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
-  if (window === undefined || window.failures < MAX_FAILURES) ctx.credentials.remember(clientId, principal, token.secret_hash, generation);
+  ctx.credentials.remember(clientId, source, principal, token.secret_hash, generation);
   return principal;
 }
 
@@ -133,7 +122,9 @@ export async function forgetDeadCacheLeases(ctx: ServiceContext): Promise<void> 
   await deleteLongExpiredLeases(ctx.db, 60 * 60 * 1000);
 }
 
-/** Housekeeping for the job runner: closed windows are of no use. */
+/** Housekeeping for the job runner: counts of failures that have all come back hold nothing. */
 export async function forgetClosedFailureWindows(ctx: ServiceContext): Promise<void> {
-  await deleteExpiredFailures(ctx.db, addMs(ctx.clock.now(), -FAILURE_WINDOW_MS));
+  await forgetRecoveredLimits(ctx);
+  // Left by processes of earlier versions (migration 0013).
+  await deleteExpiredFailures(ctx.db, addMs(ctx.clock.now(), -5 * 60_000));
 }

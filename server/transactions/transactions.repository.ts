@@ -1,32 +1,10 @@
-// Transactions: the record of every money movement. Inserted and moved from status to status only
-// by the ledger (in the database transaction that moves the money); read and listed here.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+// Transactions as the platform reads them: one by id, and lists. Written only by the payments layer
+// (payments/payments.repository.ts), in the database transaction that moves the money.
 import type { Db } from '../db/database.ts';
 import { dateOrUndefined, pageQuery, type ListPlan, type SortDirection } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
-import type { TransactionDetails, TransactionTable } from '../db/schema.ts';
+import type { TransactionRow } from '../payments/payments.repository.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
-
-export type TransactionRow = Selectable<TransactionTable>;
-export type NewTransactionRow = Omit<Insertable<TransactionTable>, 'details'> & { details: TransactionDetails };
-
-export async function insertTransaction(db: Db, row: NewTransactionRow): Promise<TransactionRow> {
-  return db
-    .insertInto('transactions')
-    .values({ ...row, details: JSON.stringify(row.details) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/** Moves the status on only from `from`: a concurrent change is noticed (undefined), never overwritten. */
-export async function moveTransactionStatus(
-  db: Db,
-  id: string,
-  from: TransactionRow['status'],
-  changes: Pick<Updateable<TransactionTable>, 'status' | 'failure_reason' | 'settled_at' | 'cancellation_reason' | 'updated_at'>,
-): Promise<TransactionRow | undefined> {
-  return db.updateTable('transactions').set(changes).where('id', '=', id).where('status', '=', from).returningAll().executeTakeFirst();
-}
 
 const transactionById = queryTemplate<{ platformId: string; id: string }, TransactionRow>((db, p) =>
   db.selectFrom('transactions').selectAll().where('platform_id', '=', p.platformId).where('id', '=', p.id),
@@ -34,11 +12,6 @@ const transactionById = queryTemplate<{ platformId: string; id: string }, Transa
 
 export async function findTransaction(db: Db, platformId: string, id: string): Promise<TransactionRow | undefined> {
   return firstRow(db, transactionById, { platformId, id });
-}
-
-/** The transaction, locked until the end of the database transaction (cancel against a scheduled outcome). */
-export async function findTransactionForUpdate(db: Db, platformId: string, id: string): Promise<TransactionRow | undefined> {
-  return db.selectFrom('transactions').selectAll().where('platform_id', '=', platformId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export interface TransactionFilters {
@@ -57,7 +30,7 @@ export interface TransactionFilters {
 
 type TransactionListParams = Omit<TransactionFilters, 'order' | 'startDate' | 'endDate'> & { platformId: string; startDate?: Date; endDate?: Date };
 
-/** Counts kept by the database (migration 0013): unfiltered or by status or type, with one date bound or none. */
+/** Counts kept by the database (migration 0018): unfiltered or by status or type, with one date bound or none. */
 const plan: ListPlan<TransactionListParams> = { by: { status: 'status', type: 'type' }, windows: { startDate: ['created_at', '<'], endDate: ['created_at', '>'] } };
 
 const transactionsPage = pageQuery(

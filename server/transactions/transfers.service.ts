@@ -1,42 +1,31 @@
 // Same-currency transfers between an internal account and an external account of the same owner:
 // transfer-in pulls from the external account, transfer-out pushes to it. The sandbox outcome
-// (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the ledger
-// records the transaction and moves the money; the changes that follow are durable jobs.
-import { randomInt } from 'node:crypto';
+// (simulation/transfer-outcomes.ts) picks the first status and the changes that follow; the payments
+// layer opens the payment (payments/payments.service.ts). A transfer-out from an Embedded Wallet
+// needs its owner's signature: a signed retry.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
-import { findPlatformCustomerId } from '../customers/customers.service.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { sandboxIdentifier } from '../external-accounts/account-info.ts';
 import type { ExternalAccountRow } from '../external-accounts/external-accounts.repository.ts';
 import { requireExternalAccount } from '../external-accounts/external-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { requireInternalAccount } from '../internal-accounts/internal-accounts.service.ts';
-import { scheduleJob } from '../jobs/schedule.ts';
-import { moveTransaction, openTransaction, startApprovedTransaction, type NewTransaction, type Opening } from '../ledger/ledger.service.ts';
-import { addMs } from '../shared/clock.ts';
+import { requireActiveAccount } from '../payments/account-rules.ts';
+import { newReference, openPayment, ownerFields, type PaymentDraft, type NewTransaction } from '../payments/payments.service.ts';
 import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
-import { transferInOutcome, transferOutOutcome, type TransferOutcome } from '../simulation/transfer-outcomes.ts';
-import type { StatusChange } from '../simulation/timing.ts';
-import { canReceiveOn, defaultRail, RAILS } from './payment-rails.ts';
-import { transactionOutcomeJob, type ScheduledChange } from './transfers.jobs.ts';
-import { toTransaction } from './transactions.mapper.ts';
-import { findTransactionForUpdate, type TransactionRow } from './transactions.repository.ts';
+import { transferInOutcome, transferOutOutcome } from '../simulation/transfer-outcomes.ts';
+import { defaultRail, railFor } from '../payments/payment-rails.ts';
+import { toTransaction } from '../payments/payments.mapper.ts';
+import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders, type Signed } from '../wallet-auth/signed-retry.service.ts';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
-type Status = Schemas['TransactionStatus'];
-type FailureReason = Schemas['TransactionFailureReason'];
-
-const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-/** A reference for the rail's memo field, as banks print it: short, unambiguous characters. */
-export const newReference = (prefix: string): string =>
-  `${prefix}-${Array.from({ length: 8 }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join('')}`;
 
 /** The rules both directions share: both accounts active, one owner, one currency. */
 function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): void {
-  if (internal.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The internal account is ${internal.status}; transfers need an ACTIVE account.`, { accountId: internal.id });
-  if (external.status !== 'ACTIVE') throw badRequest('ACCOUNT_NOT_ACTIVE', `The external account is ${external.status}; transfers need an ACTIVE account.`, { accountId: external.id });
+  requireActiveAccount(internal, 'The internal account', 'transfers need an ACTIVE account');
+  requireActiveAccount(external, 'The external account', 'transfers need an ACTIVE account');
   if (internal.customer_id !== external.customer_id) {
     throw badRequest('ACCOUNT_OWNER_MISMATCH', 'The internal and the external account belong to different owners; both must be the same customer\'s, or both the platform\'s.');
   }
@@ -48,153 +37,96 @@ function checkPair(internal: InternalAccountRow, external: ExternalAccountRow): 
   }
 }
 
-/** The status path up to the 201: a transfer refused at once was PENDING for no time at all. */
-const openingPath = (outcome: TransferOutcome): Status[] => (outcome.returned === 'FAILED' ? ['PENDING', 'FAILED'] : [outcome.returned]);
-
-/** Schedules the first of `changes` to happen to the transaction from the status it is in now. */
-export async function scheduleNextChange(ctx: PlatformContext, row: TransactionRow, changes: readonly StatusChange[], failureReason: FailureReason | null): Promise<void> {
-  const [next, ...rest] = changes;
-  if (next === undefined) return;
-  await scheduleJob(ctx, transactionOutcomeJob, addMs(ctx.clock.now(), next.afterMs), {
-    platformId: ctx.platformId,
-    transactionId: row.id,
-    from: row.status,
-    to: next.status,
-    failureReason,
-    then: rest,
-  });
-}
-
-/** `platformCustomerId` of the account's customer, for the transaction's details. */
-export async function ownerFields(ctx: PlatformContext, customerId: string | null): Promise<{ platformCustomerId?: string }> {
-  if (customerId === null) return {};
-  const platformCustomerId = await findPlatformCustomerId(ctx, customerId);
-  return platformCustomerId === undefined ? {} : { platformCustomerId };
-}
-
-/** A payment ready to open: its row, its first statuses and money, and the changes that follow. */
-export interface PreparedPayment {
-  draft: NewTransaction;
-  path: Status[];
-  opening: Opening;
-  failureReason: FailureReason | null;
-  later: readonly StatusChange[];
-  laterFailureReason: FailureReason | null;
-}
-
-/** Who initiated a payment, when an agent did: recorded in its details. */
-export type Initiator = Pick<Schemas['TransactionBase'], 'agentId' | 'agentActionId'>;
-
-/** Opens a prepared payment, as its first visible status, and schedules what follows. */
-export async function openPayment(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator = {}): Promise<TransactionRow> {
-  const draft = { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } };
-  return openTransaction(ctx, draft, prepared.path, prepared.opening, prepared.failureReason, (opened) => scheduleNextChange(ctx, opened, prepared.later, prepared.laterFailureReason));
-}
-
-/** Records a prepared payment that waits for the platform's approval: PENDING_APPROVAL, nothing moved. */
-export async function openPaymentForApproval(ctx: PlatformContext, prepared: PreparedPayment, initiator: Initiator): Promise<TransactionRow> {
-  return openTransaction(ctx, { ...prepared.draft, details: { ...prepared.draft.details, ...initiator } }, ['PENDING_APPROVAL'], { kind: 'NONE' });
-}
-
-/** Starts an approved payment (prepared again at approval) as a new one would start. */
-export async function startApprovedPayment(ctx: PlatformContext, row: TransactionRow, prepared: PreparedPayment): Promise<TransactionRow> {
-  // From PENDING_APPROVAL a refusal fails at once: there was no PENDING stage to leave.
-  const path = prepared.path.at(-1) === 'FAILED' ? (['FAILED'] as Status[]) : prepared.path;
-  const started = await startApprovedTransaction(ctx, row, path, prepared.opening, prepared.failureReason);
-  await scheduleNextChange(ctx, started, prepared.later, prepared.laterFailureReason);
-  return started;
-}
-
 export async function createTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<Transaction> {
   return toTransaction(await openPayment(ctx, await prepareTransferIn(ctx, body)));
 }
 
-export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<PreparedPayment> {
+export async function prepareTransferIn(ctx: PlatformContext, body: Schemas['TransferInRequest']): Promise<PaymentDraft> {
   const internal = await requireInternalAccount(ctx, body.destination.accountId);
   const external = await requireExternalAccount(ctx, body.source.accountId);
   checkPair(internal, external);
-  const outcome = transferInOutcome(sandboxIdentifier(external.account_info));
-  const rail = defaultRail(external.account_type);
-  const reference = newReference(rail);
-  const draft: NewTransaction = {
-    type: 'INCOMING',
+  return transferDraft(ctx, 'INCOMING', internal, external, { amount: body.amount, rail: defaultRail(external.account_type), description: body.description });
+}
+
+/**
+ * The payment of a transfer, either way between the pair: the internal account's balance and
+ * currency, the external account's rail and sandbox outcome (by the suffix of its identifier).
+ */
+async function transferDraft(
+  ctx: PlatformContext,
+  type: 'INCOMING' | 'OUTGOING',
+  internal: InternalAccountRow,
+  external: ExternalAccountRow,
+  transfer: { amount: number; rail: Schemas['PaymentRail']; description: string | undefined },
+): Promise<PaymentDraft> {
+  const [from, to] = type === 'INCOMING' ? [external, internal] : [internal, external];
+  const amount = { amount: transfer.amount, currency: currency(internal.currency) };
+  const reference = newReference(transfer.rail);
+  const transaction: NewTransaction = {
+    type,
     customerId: internal.customer_id,
     internalAccountId: internal.id,
-    sourceAccountId: external.id,
-    destinationAccountId: internal.id,
-    amount: body.amount,
+    sourceAccountId: from.id,
+    destinationAccountId: to.id,
+    amount: transfer.amount,
     currency: internal.currency,
     reference,
     details: {
-      source: { sourceType: 'ACCOUNT', accountId: external.id, currency: external.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
+      source: { sourceType: 'ACCOUNT', accountId: from.id, currency: from.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: to.id, currency: to.currency },
       ...(await ownerFields(ctx, internal.customer_id)),
-      receivedAmount: { amount: body.amount, currency: currency(internal.currency) },
-      fees: 0,
-      exchangeRate: 1,
-      paymentRail: rail,
-      ...(body.description === undefined ? {} : { description: body.description }),
-      reconciliationInstructions: { reference },
-    },
-  };
-  const opening: Opening = outcome.returned === 'COMPLETED' ? { kind: 'RECEIVE' } : { kind: 'NONE' };
-  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
-}
-
-export async function createTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest']): Promise<Transaction> {
-  return toTransaction(await openPayment(ctx, await prepareTransferOut(ctx, body)));
-}
-
-/** `checkBalance: false` for a transfer that will wait for approval (the balance is checked then). */
-export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean } = {}): Promise<PreparedPayment> {
-  const internal = await requireInternalAccount(ctx, body.source.accountId);
-  if (internal.type === 'EMBEDDED_WALLET') {
-    // Self-custodial: the owner signs every payment out, which only a quote's execution carries.
-    throw invalidField('/source/accountId', 'An Embedded Wallet pays out through a quote its owner signs: POST /quotes, then POST /quotes/{quoteId}/execute with Service-Wallet-Signature.');
-  }
-  const external = await requireExternalAccount(ctx, body.destination.accountId);
-  checkPair(internal, external);
-  const rail = body.destination.paymentRail ?? defaultRail(external.account_type);
-  if (!canReceiveOn(external.account_type, rail)) {
-    throw invalidField('/destination/paymentRail', `A ${external.account_type} can be paid on ${RAILS[external.account_type].join(', ')}, not ${rail}.`, 'enum');
-  }
-  // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
-  // ledger's conditional debit is what makes it hold under concurrency.
-  if (options.checkBalance !== false && internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
-  const outcome = transferOutOutcome(sandboxIdentifier(external.account_info));
-  const amount = { amount: body.amount, currency: currency(internal.currency) };
-  const reference = newReference(rail);
-  const draft: NewTransaction = {
-    type: 'OUTGOING',
-    customerId: internal.customer_id,
-    internalAccountId: internal.id,
-    sourceAccountId: internal.id,
-    destinationAccountId: external.id,
-    amount: body.amount,
-    currency: internal.currency,
-    reference,
-    details: {
-      source: { sourceType: 'ACCOUNT', accountId: internal.id, currency: internal.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency },
-      ...(await ownerFields(ctx, internal.customer_id)),
-      sentAmount: amount,
+      ...(type === 'OUTGOING' ? { sentAmount: amount } : {}),
       receivedAmount: amount,
       fees: 0,
       exchangeRate: 1,
-      paymentRail: rail,
-      ...(body.remittanceInformation === undefined ? {} : { description: body.remittanceInformation }),
+      paymentRail: transfer.rail,
+      ...(transfer.description === undefined ? {} : { description: transfer.description }),
       reconciliationInstructions: { reference },
     },
   };
-  const opening: Opening = outcome.balance === 'UNCHANGED' ? { kind: 'NONE' } : outcome.returned === 'COMPLETED' ? { kind: 'SEND' } : { kind: 'HOLD' };
-  return { draft, path: openingPath(outcome), opening, failureReason: outcome.returned === 'FAILED' ? outcome.failureReason : null, later: outcome.later, laterFailureReason: outcome.failureReason };
+  const identifier = sandboxIdentifier(external.account_info);
+  return { transaction, outcome: type === 'INCOMING' ? transferInOutcome(identifier) : transferOutOutcome(identifier) };
 }
 
-/** A scheduled change of a transfer: applied if the transaction is still where it was left, then the next is scheduled. */
-export async function applyScheduledChange(ctx: PlatformContext, change: ScheduledChange): Promise<void> {
-  const row = await findTransactionForUpdate(ctx.db, ctx.platformId, change.transactionId);
-  // Cancelled (or otherwise moved on) meanwhile: the outcome no longer applies.
-  if (row === undefined || row.status !== change.from) return;
-  const moved = await moveTransaction(ctx, row, change.to, change.to === 'FAILED' ? change.failureReason : null);
-  if (moved !== undefined) await scheduleNextChange(ctx, moved, change.then, change.failureReason);
+/**
+ * `POST /transfer-out`. From an Embedded Wallet, the signed retry: the first call is checked in
+ * full (so the owner never signs a transfer bound to fail) and answers 202; the identical request
+ * signed by a session of the wallet sends it. Other sources ignore the signature headers.
+ */
+export async function createTransferOut(
+  ctx: PlatformContext,
+  body: Schemas['TransferOutRequest'],
+  headers: SignatureHeaders,
+): Promise<Signed<Transaction>> {
+  const source = await requireInternalAccount(ctx, body.source.accountId);
+  if (source.type === 'EMBEDDED_WALLET') await checkSignedRetryFirst(ctx, 'createTransferOut', headers);
+  const prepared = await prepareTransferOut(ctx, body, { signedByWallet: true });
+  if (source.type === 'EMBEDDED_WALLET') {
+    const shown = { amount: body.amount, currency: source.currency, destinationAccountId: body.destination.accountId };
+    const outcome = await requireWalletSignature(ctx, { wallet: source, operation: 'createTransferOut', target: { field: 'accountId', id: source.id }, body, shown }, headers);
+    if (!outcome.signed) return outcome;
+  }
+  return { signed: true, result: toTransaction(await openPayment(ctx, prepared)) };
+}
+
+/**
+ * `checkBalance: false` for a transfer that will wait for approval (the balance is checked then).
+ * An Embedded Wallet source only with `signedByWallet`, when the caller has its owner sign (agents
+ * cannot: their transfer-outs from a wallet are refused).
+ */
+export async function prepareTransferOut(ctx: PlatformContext, body: Schemas['TransferOutRequest'], options: { checkBalance?: boolean; signedByWallet?: boolean } = {}): Promise<PaymentDraft> {
+  const internal = await requireInternalAccount(ctx, body.source.accountId);
+  if (internal.type === 'EMBEDDED_WALLET' && options.signedByWallet !== true) {
+    throw invalidField(
+      '/source/accountId',
+      "An agent cannot send from an Embedded Wallet: its owner signs every payment out. Create a quote from it and execute it with the owner's Service-Wallet-Signature.",
+    );
+  }
+  const external = await requireExternalAccount(ctx, body.destination.accountId);
+  checkPair(internal, external);
+  const rail = railFor(external.account_type, body.destination.paymentRail);
+  // Checked here for every outcome, so the sandbox's refusals never hide a real shortfall; the
+  // ledger's conditional debit is what makes it hold under concurrency.
+  if (options.checkBalance !== false && internal.balance < body.amount) throw badRequest('INSUFFICIENT_FUNDS', `The balance of ${internal.id} is less than ${body.amount}.`, { accountId: internal.id });
+  return transferDraft(ctx, 'OUTGOING', internal, external, { amount: body.amount, rail, description: body.remittanceInformation });
 }

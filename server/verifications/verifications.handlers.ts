@@ -1,5 +1,5 @@
 // Verifications: start or re-evaluate (POST /verifications), list, get.
-import type { AreaHandlers } from '../http/handler-types.ts';
+import type { AreaHandlers } from '../context/handler-types.ts';
 import { createVerification, getVerification, listVerifications } from './verifications.service.ts';
 
 export const verificationHandlers: AreaHandlers<'createVerification' | 'listVerifications' | 'getVerification'> = {

@@ -51,7 +51,7 @@ export async function findVerification(db: Db, platformId: string, id: string): 
   return db.selectFrom('verifications').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Counts kept by the database (migration 0013): unfiltered, or by status alone. */
+/** Counts kept by the database (migration 0018): unfiltered, or by status alone. */
 const plan: ListPlan<VerificationFilters & { platformId: string }> = { by: { verificationStatus: 'verification_status' } };
 
 const verificationsPage = pageQuery(

@@ -2,14 +2,14 @@
 // or returns the customer's current verification; list and get read them. The sandbox runs the
 // checks synchronously: READY_FOR_VERIFICATION → IN_PROGRESS → the outcome, in one request.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
-import { toCustomer } from '../customers/customers.mapper.ts';
+import type { PlatformContext } from '../context/context.ts';
+import { toCustomer, WITHOUT_TAX_ID } from '../customers/customers.mapper.ts';
 import type { CustomerRow } from '../customers/customers.repository.ts';
 import { requireLiveCustomer, setVerificationStatus } from '../customers/customers.service.ts';
 import type { BusinessProfile, IndividualProfile } from '../db/schema.ts';
 import { markDocumentsSubmitted } from '../documents/documents.service.ts';
 import { conflict, notFound } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import { assertInitial, assertPath } from '../shared/state-machine.ts';
 import { kybOutcome } from '../simulation/kyb.ts';
@@ -72,14 +72,15 @@ export async function createVerification(ctx: PlatformContext, customerId: strin
     const path = checked([]);
     assertInitial('VerificationStatus', path[0] ?? status);
     assertPath('VerificationStatus', path);
-    row = await insertVerification(ctx.db, { id: newId('Verification'), platform_id: ctx.platformId, customer_id: customer.id, verification_status: status, errors, created_at: at, updated_at: at });
+    row = await insertVerification(ctx.db, { id: newOpaqueId(), platform_id: ctx.platformId, customer_id: customer.id, verification_status: status, errors, created_at: at, updated_at: at });
   }
   const verification = toVerification(row);
   // The webhooks are queued in this transaction: they go out only if the change commits.
   await emitEvent(ctx, 'VERIFICATION_STATUS_UPDATED', verification);
   if (outcome !== undefined) {
     const updated = await setVerificationStatus(ctx, customer, outcome);
-    if (updated !== undefined) await emitEvent(ctx, `CUSTOMER_${customer.customer_type === 'BUSINESS' ? 'KYB' : 'KYC'}_${outcome}`, toCustomer(updated));
+    // Without the business's tax id: the outbox stores the body as it is sent (customer-status webhook).
+    if (updated !== undefined) await emitEvent(ctx, `CUSTOMER_${customer.customer_type === 'BUSINESS' ? 'KYB' : 'KYC'}_${outcome}`, toCustomer(updated, WITHOUT_TAX_ID));
   }
   return verification;
 }

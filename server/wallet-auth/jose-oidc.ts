@@ -3,7 +3,7 @@
 // the sandbox. `withJoseOidc` swaps it into a WalletProofs without touching the flows.
 import { decodeJwt, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { identityFromClaims, isRecognisedIssuer, OIDC_MAX_AGE_SECONDS } from './oidc-claims.ts';
-import type { OidcIdentity, Proof, WalletProofs } from './wallet-proofs.ts';
+import type { OidcIdentity, Proof, WalletProofs } from '../context/wallet-proofs.ts';
 
 /** The key set of an issuer (for example `createRemoteJWKSet(new URL(jwksUri))`), undefined when unknown. */
 export type IssuerKeys = (issuer: string) => JWTVerifyGetKey | undefined;

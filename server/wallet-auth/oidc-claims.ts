@@ -1,7 +1,7 @@
 // The claims an OIDC ID token must carry to register an OAUTH credential, whoever checked its
 // signature: a recognised issuer, a subject, an e-mail (the credential's nickname) and an `iat` at
 // most 60 seconds old. Spec: OauthCredentialCreateRequest.oidcToken.
-import type { OidcIdentity, Proof } from './wallet-proofs.ts';
+import type { OidcIdentity, Proof } from '../context/wallet-proofs.ts';
 
 export const OIDC_MAX_AGE_SECONDS = 60;
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { checkMagicValue } from '../simulation/embedded-wallet.ts';
 import { identityFromClaims } from './oidc-claims.ts';
-import type { WalletProofs } from './wallet-proofs.ts';
+import type { WalletProofs } from '../context/wallet-proofs.ts';
 
 /** The WebAuthn client data of a registration, base64url JSON. */
 function registrationChallenge(clientDataJson: string): string | undefined {

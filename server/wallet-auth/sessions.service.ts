@@ -2,23 +2,24 @@
 // runtime's WalletProofs), listed while active, revoked with a signed retry (a session may sign
 // its own revocation). A session lasts 15 minutes; revoking its credential ends it too.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { addMs } from '../shared/clock.ts';
-import { ApiError, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { ApiError, invalidField, notFound, proofRejected } from '../shared/errors.ts';
+import { newOpaqueId } from '../shared/ids.ts';
+import { listPage } from '../shared/page.ts';
 import { SANDBOX_MAGIC_VALUES } from '../simulation/embedded-wallet.ts';
 import { requireLiveCredential } from './wallet-auth.service.ts';
-import { requireWalletSignature, usableRequest, type SignatureHeaders } from './signed-retry.service.ts';
+import { checkSignedRetryFirst, requireWalletSignature, usableRequest, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
 import { toAuthSession, toNewAuthSession } from './wallet-auth.mapper.ts';
 import {
   consumeOtp,
   findActiveSession,
   findWalletRequestForUpdate,
   insertSession,
-  listActiveSessions,
   markRequestUsed,
-  recordVerifyFailure,
+  pageActiveSessions,
+  recordOtpFailure,
   revokeSession as revokeSessionRow,
   updateCredential,
   type CredentialRow,
@@ -28,33 +29,30 @@ type Schemas = components['schemas'];
 
 export const SESSION_LIFETIME_MS = 15 * 60_000;
 export const OTP_LIFETIME_MS = 10 * 60_000;
-/** Failed verifications of one credential allowed in a window before verification is refused. */
-export const MAX_VERIFY_FAILURES = 5;
-export const VERIFY_FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * Wrong codes one e-mailed code survives: the last of them voids it, and only a new code (from
+ * /challenge, at most one every 30 seconds) opens a session. Six digits are guessable, so guesses
+ * are limited per code; a wrong code never stops the right one of the next e-mail, so nobody who
+ * sends wrong codes can lock the owner out. Passkey and OIDC proofs cannot be guessed: their
+ * failures are not limited, and the right proof always opens a session.
+ */
+export const MAX_OTP_ATTEMPTS = 5;
 
-/** A wrong proof: counted against the credential even though the request's transaction rolls back. */
+/** A wrong proof. A wrong e-mailed code (`otpHash`: the code it was checked against) is counted against that code although the request's transaction rolls back. */
 export class ProofFailure extends Error {
   readonly credentialId: string;
   readonly error: ApiError;
+  readonly otpHash: string | undefined;
 
-  constructor(credentialId: string, error: ApiError) {
+  constructor(credentialId: string, error: ApiError, otpHash?: string) {
     super(error.message);
     this.credentialId = credentialId;
     this.error = error;
+    this.otpHash = otpHash;
   }
 }
 
 const reasonOf = (field: keyof typeof SANDBOX_MAGIC_VALUES) => SANDBOX_MAGIC_VALUES[field].failureReason;
-
-function checkNotLockedOut(ctx: PlatformContext, credential: CredentialRow): void {
-  const started = credential.verify_window_started_at;
-  if (started === null || credential.verify_failures < MAX_VERIFY_FAILURES) return;
-  const closesAt = started.getTime() + VERIFY_FAILURE_WINDOW_MS;
-  const now = ctx.clock.now().getTime();
-  if (closesAt > now) {
-    throw tooManyRequests('RATE_LIMITED', `Too many failed verifications of credential ${credential.id}; wait before trying again.`, (closesAt - now) / 1000);
-  }
-}
 
 /** The key the session is sealed to, once the proof holds. */
 async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<string> {
@@ -62,9 +60,11 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
   const fail = (reason: string, message: string) => new ProofFailure(credential.id, proofRejected(reason, message));
   if (body.type === 'EMAIL_OTP') {
     const live = credential.otp_hash !== null && credential.otp_sent_at !== null && credential.otp_sent_at.getTime() + OTP_LIFETIME_MS > now.getTime();
-    if (!live) throw fail(reasonOf('otp'), 'No code is pending, or it is more than 10 minutes old: ask for a new one with /challenge.');
+    if (!live) throw fail(reasonOf('otp'), 'No code is pending (none was e-mailed, it was used, or wrong codes used up its attempts), or it is more than 10 minutes old: ask for a new one with /challenge.');
     const pending = credential.otp_hash ?? '';
-    if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, pending)) throw fail(reasonOf('otp'), 'The code is not the last one e-mailed.');
+    if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, pending)) {
+      throw new ProofFailure(credential.id, proofRejected(reasonOf('otp'), `The code is not the last one e-mailed; after ${MAX_OTP_ATTEMPTS} wrong codes it stops working, and /challenge e-mails a new one.`), pending);
+    }
     // A code opens one session, even when two verifications race.
     if (!(await consumeOtp(ctx.db, credential.id, pending))) throw fail(reasonOf('otp'), 'The code was already used.');
     return body.clientPublicKey;
@@ -89,12 +89,10 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
 export async function verifyCredential(ctx: PlatformContext, credentialId: string, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<Schemas['AuthSessionWithSigningKey']> {
   const credential = await requireLiveCredential(ctx, credentialId);
   if (body.type !== credential.type) throw invalidField('/type', `Credential ${credential.id} is ${credential.type}, not ${body.type}.`, 'const');
-  checkNotLockedOut(ctx, credential);
   const clientPublicKey = await provenClientKey(ctx, credential, body, requestId);
   const now = ctx.clock.now();
-  if (credential.verify_failures > 0) await updateCredential(ctx.db, credential.id, { verify_failures: 0, verify_window_started_at: null, updated_at: credential.updated_at });
   const session = await insertSession(ctx.db, {
-    id: newId('Session'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     account_id: credential.account_id,
     credential_id: credential.id,
@@ -106,22 +104,25 @@ export async function verifyCredential(ctx: PlatformContext, credentialId: strin
   return toNewAuthSession(session, credential.type, ctx.walletProofs.sealSessionKey(clientPublicKey));
 }
 
-/** Counts a failed verification in the credential's window (`ctx.db` outside the failed request's transaction). */
-export async function countVerifyFailure(ctx: PlatformContext, credentialId: string): Promise<void> {
-  await recordVerifyFailure(ctx.db, credentialId, ctx.clock.now(), VERIFY_FAILURE_WINDOW_MS);
+/** Counts a wrong e-mailed code against the code it was checked against (`ctx.db` outside the failed request's transaction); the last allowed voids it. */
+export async function countOtpFailure(ctx: PlatformContext, failure: ProofFailure): Promise<void> {
+  if (failure.otpHash !== undefined) await recordOtpFailure(ctx.db, failure.credentialId, failure.otpHash, MAX_OTP_ATTEMPTS);
 }
 
-export async function listSessions(ctx: PlatformContext, accountId: string): Promise<Schemas['AuthSessionListResponse']> {
-  const wallet = await requireEmbeddedWallet(ctx, accountId);
-  return { data: (await listActiveSessions(ctx.db, wallet.id, ctx.clock.now())).map((row) => toAuthSession(row, row.type)) };
+export async function listSessions(ctx: PlatformContext, query: { accountId: string; limit?: number; cursor?: string }): Promise<Schemas['AuthSessionListResponse']> {
+  const wallet = await requireEmbeddedWallet(ctx, query.accountId);
+  const now = ctx.clock.now();
+  // The cursor is bound to the account as asked for (`InternalAccount:` or `EmbeddedWallet:`).
+  return listPage(ctx.keys, query, (_filters, page) => pageActiveSessions(ctx.db, wallet.id, now, page), (row) => toAuthSession(row, row.type));
 }
 
-export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
+  await checkSignedRetryFirst(ctx, 'revokeAuthSession', headers);
   const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
   if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
   const wallet = await requireEmbeddedWallet(ctx, session.account_id);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'revokeAuthSession', target: { field: 'sessionId', id: session.id } }, headers);
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  if (!outcome.signed) return outcome;
   await revokeSessionRow(ctx.db, session.id, ctx.clock.now());
-  return { status: 204, body: undefined };
+  return { signed: true, result: undefined };
 }

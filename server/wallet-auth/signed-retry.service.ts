@@ -1,18 +1,21 @@
 // The signed-retry pattern, one mechanism for every Embedded Wallet action: adding or revoking a
-// credential, revoking a session, exporting a wallet, changing its settings, and executing a quote
-// from it. The first call gets a single-use signing request (202 SignedRetryChallenge) bound to the
-// operation, the resource and the body; the identical request repeated with Service-Wallet-Signature
-// and Request-Id before the request expires is checked against the wallet's active sessions. The
-// request lives in the database and is used up, in the caller's transaction, by the retry that
-// succeeds, so it authorizes exactly one effect whatever server the retry reaches.
+// credential, revoking a session, exporting a wallet, changing its settings, and paying out from it
+// (a transfer-out, a quote's execution). The first call gets a single-use signing request (202
+// SignedRetryChallenge) bound to the operation, the resource and the body; the identical request
+// repeated with Service-Wallet-Signature and Request-Id before the request expires is checked
+// against the wallet's active sessions. The request lives in the database and is spent, in the
+// caller's transaction, by the retry that succeeds, so it authorizes exactly one effect whatever
+// server the retry reaches; a retry that fails rolls back and spends nothing. A presented Request-Id
+// is checked before anything else the request could fail on (checkSignedRetryFirst), so a spent
+// one always answers 401 REQUEST_ID_REUSED.
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, ServiceContext } from '../context.ts';
+import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { addMs } from '../shared/clock.ts';
 import { badRequest, unauthorized } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import { toSignedRetryChallenge } from './wallet-auth.mapper.ts';
 import {
   deleteExpiredRequests,
@@ -32,12 +35,12 @@ export const SIGNED_RETRY_WINDOW_MS = 5 * 60_000;
 /** An action on an Embedded Wallet that its owner must sign. */
 export interface WalletAction {
   wallet: InternalAccountRow;
-  operation: 'createAuthCredential' | 'revokeAuthCredential' | 'revokeAuthSession' | 'updateInternalAccount' | 'exportInternalAccount' | 'executeQuote';
+  operation: 'createAuthCredential' | 'revokeAuthCredential' | 'revokeAuthSession' | 'updateInternalAccount' | 'exportInternalAccount' | 'executeQuote' | 'createTransferOut';
   /** The resource acted on, named in the payload (the wallet itself needs no second name). */
   target: { field: 'accountId' | 'credentialId' | 'sessionId' | 'quoteId'; id: string };
   /** The request body; the signature covers its SHA-256 (of canonical JSON). */
   body?: unknown;
-  /** Shown in the payload so the signer sees what it authorizes (a quote's amount). */
+  /** Shown in the payload so the signer sees what it authorizes (an amount, where it goes). */
   shown?: Record<string, string | number>;
   /** Sessions of this credential may not sign (revoking it). */
   excludeCredentialId?: string;
@@ -49,6 +52,9 @@ export interface SignatureHeaders {
 }
 
 export type SignatureOutcome = { readonly signed: false; readonly challenge: Schemas['SignedRetryChallenge'] } | { readonly signed: true; readonly sessionId: string; readonly requestedAt: Date };
+
+/** What an action behind a signed retry comes to: the challenge its owner must sign first, or, once signed, its result. */
+export type Signed<T> = { readonly signed: false; readonly challenge: Schemas['SignedRetryChallenge'] } | { readonly signed: true; readonly result: T };
 
 export const signatureHeaders = (headers: Record<string, string | undefined>): SignatureHeaders => ({
   signature: headers['service-wallet-signature'],
@@ -69,7 +75,7 @@ async function signerType(ctx: PlatformContext, action: WalletAction): Promise<S
 
 /** Opens a signing request for the action, valid until `expiresAt`. */
 export async function issueSigningRequest(ctx: PlatformContext, action: WalletAction, expiresAt: Date): Promise<WalletRequestRow> {
-  const id = newId('Request');
+  const id = newOpaqueId();
   const hash = bodyHash(action.body);
   // Key order is part of the payload: it is signed byte for byte.
   const payload = JSON.stringify({
@@ -105,7 +111,30 @@ export function usableRequest(ctx: PlatformContext, request: WalletRequestRow | 
   return request;
 }
 
-/** Checks a signature over a locked signing request of the action and uses the request up. */
+/** A presented Request-Id, locked: one that can still be answered, issued for `operation`; 401 otherwise. */
+async function checkRequestId(ctx: PlatformContext, operation: WalletAction['operation'], requestId: string): Promise<void> {
+  const request = usableRequest(ctx, await findWalletRequestForUpdate(ctx.db, ctx.platformId, requestId));
+  if (request.operation !== operation) throw requestIdInvalid('Request-Id issued for another request');
+}
+
+/**
+ * The first check of a signed-retry operation, before it looks anything up: with signature headers,
+ * both must be there and the Request-Id usable for `operation` (its resource and body are matched
+ * when the signature is checked). Without them it passes: the operation answers its 202.
+ */
+export async function checkSignedRetryFirst(ctx: PlatformContext, operation: WalletAction['operation'], headers: SignatureHeaders): Promise<void> {
+  if (headers.signature === undefined && headers.requestId === undefined) return;
+  if (headers.requestId === undefined) throw unauthorized('Missing Request-Id', 'REQUEST_ID_MISSING');
+  await checkRequestId(ctx, operation, headers.requestId);
+  if (headers.signature === undefined) throw unauthorized('Missing Service-Wallet-Signature');
+}
+
+/** The first check of a signature over a request issued beforehand (a wallet quote's): its Request-Id, when presented. */
+export async function checkIssuedRequestFirst(ctx: PlatformContext, operation: WalletAction['operation'], headers: SignatureHeaders): Promise<void> {
+  if (headers.requestId !== undefined) await checkRequestId(ctx, operation, headers.requestId);
+}
+
+/** Checks a signature over a locked signing request of the action and spends the request. */
 async function acceptSignature(ctx: PlatformContext, action: WalletAction, found: WalletRequestRow | undefined, signature: string): Promise<SignatureOutcome> {
   const now = ctx.clock.now();
   const request = usableRequest(ctx, found);

@@ -4,9 +4,15 @@ import type { CredentialRow, SessionRow, WalletRequestRow } from './wallet-auth.
 
 type Schemas = components['schemas'];
 
+/**
+ * The wallet as credentials and sessions name it, `EmbeddedWallet:<uuid>` (the specification's
+ * form), from the `InternalAccount:<uuid>` id its rows keep; requests may name it either way.
+ */
+export const walletName = (internalAccountId: string): string => `EmbeddedWallet:${internalAccountId.slice(internalAccountId.indexOf(':') + 1)}`;
+
 export const toAuthMethod = (row: CredentialRow): Schemas['AuthMethod'] => ({
   id: row.id,
-  accountId: row.account_id,
+  accountId: walletName(row.account_id),
   type: row.type,
   nickname: row.nickname,
   createdAt: iso(row.created_at),
@@ -17,7 +23,7 @@ export const toAuthMethod = (row: CredentialRow): Schemas['AuthMethod'] => ({
 export const toAuthSession = (row: SessionRow, type: CredentialRow['type']): Schemas['AuthSession'] => ({
   id: row.id,
   credentialId: row.credential_id,
-  accountId: row.account_id,
+  accountId: walletName(row.account_id),
   type,
   expiresAt: iso(row.expires_at),
   createdAt: iso(row.created_at),

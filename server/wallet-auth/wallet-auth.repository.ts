@@ -3,7 +3,9 @@
 // revoked nor expired.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { pageQuery } from '../db/paginate.ts';
 import type { WalletCredentialTable, WalletEmailTable, WalletRequestTable, WalletSessionTable } from '../db/schema.ts';
+import type { PageRequest, PageRows } from '../shared/page.ts';
 
 export type CredentialRow = Selectable<WalletCredentialTable>;
 export type SessionRow = Selectable<WalletSessionTable>;
@@ -64,7 +66,21 @@ export async function findActiveSession(db: Db, platformId: string, id: string, 
     .executeTakeFirst();
 }
 
-/** The wallet's active sessions, newest first, with the type of the credential that opened each. */
+const activeSessionsPage = pageQuery(
+  'wallet_sessions',
+  (db, p: { accountId: string; now: Date }) => db.selectFrom('wallet_sessions').where('account_id', '=', p.accountId).where('revoked_at', 'is', null).where('expires_at', '>', p.now),
+  (s) =>
+    s.selectAll('wallet_sessions').select((eb) =>
+      eb.selectFrom('wallet_credentials').select('wallet_credentials.type').whereRef('wallet_credentials.id', '=', 'wallet_sessions.credential_id').$asScalar().as('type'),
+    ),
+);
+
+/** A page of the wallet's active sessions, newest first, with the type of the credential that opened each (GET /auth/sessions). */
+export async function pageActiveSessions(db: Db, accountId: string, now: Date, page: PageRequest): Promise<PageRows<SessionRow & { type: CredentialRow['type'] }>> {
+  return activeSessionsPage(db, { accountId, now }, page);
+}
+
+/** The wallet's active sessions, newest first, with the type of the credential that opened each (the signers of a signed retry). */
 export async function listActiveSessions(db: Db, accountId: string, now: Date, limit = 100): Promise<(SessionRow & { type: CredentialRow['type'] })[]> {
   return db
     .selectFrom('wallet_sessions')
@@ -128,16 +144,16 @@ export async function listEmails(db: Db, credentialId: string): Promise<WalletEm
   return db.selectFrom('wallet_emails').selectAll().where('credential_id', '=', credentialId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Adds one failed verification to the credential's fixed window (a closed window starts again). */
-export async function recordVerifyFailure(db: Db, credentialId: string, at: Date, windowMs: number): Promise<void> {
-  const windowStart = new Date(at.getTime() - windowMs);
+/** Counts a wrong code against the pending code `otpHash` (not a newer one); the `max`th voids it. */
+export async function recordOtpFailure(db: Db, credentialId: string, otpHash: string, max: number): Promise<void> {
   await db
     .updateTable('wallet_credentials')
     .set({
-      verify_window_started_at: sql`case when verify_window_started_at is null or verify_window_started_at <= ${windowStart} then ${at} else verify_window_started_at end`,
-      verify_failures: sql`case when verify_window_started_at is null or verify_window_started_at <= ${windowStart} then 1 else verify_failures + 1 end`,
+      verify_failures: sql`verify_failures + 1`,
+      otp_hash: sql`case when verify_failures + 1 >= ${max} then null else otp_hash end`,
     })
     .where('id', '=', credentialId)
+    .where('otp_hash', '=', otpHash)
     .execute();
 }
 

@@ -2,14 +2,14 @@
 // the wallet), list, challenge and revoke (signed by a session of another credential; a wallet
 // keeps at least one). One live credential per type and wallet. Spec: the paths under /auth/credentials.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext } from '../context.ts';
+import type { PlatformContext } from '../context/context.ts';
 import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import type { Db } from '../db/database.ts';
 import { addMs, iso } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders } from './signed-retry.service.ts';
+import { newId, newOpaqueId } from '../shared/ids.ts';
+import { checkSignedRetryFirst, randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
 import { toAuthMethod, toPasskeyChallenge } from './wallet-auth.mapper.ts';
 import {
   claimChallengeSlot,
@@ -73,14 +73,16 @@ async function sendOtp(ctx: PlatformContext, credential: CredentialRow, email: s
     text: `Your code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
     created_at: at,
   });
-  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, updated_at: credential.updated_at });
+  // A new code starts with all its attempts (sessions.service.ts MAX_OTP_ATTEMPTS).
+  return updateCredential(ctx.db, credential.id, { otp_hash: ctx.keys.mac(`${credential.id}:${code}`), otp_sent_at: at, verify_failures: 0, updated_at: credential.updated_at });
 }
 
 export async function createCredential(
   ctx: PlatformContext,
   body: CreateRequest,
   headers: SignatureHeaders,
-): Promise<{ status: 201; body: Schemas['AuthMethod'] } | { status: 202; body: Schemas['SignedRetryChallenge'] }> {
+): Promise<Signed<Schemas['AuthMethod']>> {
+  await checkSignedRetryFirst(ctx, 'createAuthCredential', headers);
   const wallet = await requireEmbeddedWallet(ctx, body.accountId, { lock: true });
   const existing = await listLiveCredentials(ctx.db, wallet.id);
   if (existing.some((c) => c.type === body.type)) throw alreadyExists(wallet, body.type);
@@ -90,7 +92,7 @@ export async function createCredential(
     // Checked before the challenge too, so the owner never signs a request bound to fail.
     if (headers.signature === undefined && headers.requestId === undefined) await provenFields(ctx, body, provenAt);
     const outcome = await requireWalletSignature(ctx, { wallet, operation: 'createAuthCredential', target: { field: 'accountId', id: wallet.id }, body: canonicalBody }, headers);
-    if (!outcome.signed) return { status: 202, body: outcome.challenge };
+    if (!outcome.signed) return outcome;
     // The token's age counts to the first call: the signature may take the owner a while.
     provenAt = outcome.requestedAt;
   }
@@ -106,7 +108,7 @@ export async function createCredential(
   });
   if (inserted === undefined) throw alreadyExists(wallet, body.type);
   const credential = body.type === 'EMAIL_OTP' ? await sendOtp(ctx, inserted, body.email) : inserted;
-  return { status: 201, body: toAuthMethod(credential) };
+  return { signed: true, result: toAuthMethod(credential) };
 }
 
 export async function listCredentials(ctx: PlatformContext, accountId: string): Promise<Schemas['AuthCredentialListResponse']> {
@@ -129,7 +131,7 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
   }
   if (credential.type === 'EMAIL_OTP') return toAuthMethod(await sendOtp(ctx, credential, credential.nickname)) as Schemas['EmailOtpChallengeResult'];
   const request = await insertWalletRequest(ctx.db, {
-    id: newId('Request'),
+    id: newOpaqueId(),
     platform_id: ctx.platformId,
     account_id: credential.account_id,
     operation: 'verifyAuthCredential',
@@ -145,7 +147,8 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
   return toPasskeyChallenge(request);
 }
 
-export async function revokeCredential(ctx: PlatformContext, credentialId: string, headers: SignatureHeaders): Promise<{ status: 202; body: Schemas['SignedRetryChallenge'] } | { status: 204; body: undefined }> {
+export async function revokeCredential(ctx: PlatformContext, credentialId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
+  await checkSignedRetryFirst(ctx, 'revokeAuthCredential', headers);
   const found = await requireLiveCredential(ctx, credentialId);
   const wallet = await requireEmbeddedWallet(ctx, found.account_id, { lock: true });
   // Read again under the wallet's lock: two revocations must not leave the wallet without a credential.
@@ -157,11 +160,11 @@ export async function revokeCredential(ctx: PlatformContext, credentialId: strin
     { wallet, operation: 'revokeAuthCredential', target: { field: 'credentialId', id: credential.id }, excludeCredentialId: credential.id },
     headers,
   );
-  if (!outcome.signed) return { status: 202, body: outcome.challenge };
+  if (!outcome.signed) return outcome;
   const at = ctx.clock.now();
   await updateCredential(ctx.db, credential.id, { revoked_at: at, otp_hash: null, updated_at: at });
   await revokeSessionsOf(ctx.db, credential.id, at);
-  return { status: 204, body: undefined };
+  return { signed: true, result: undefined };
 }
 
 /** The sandbox's outbox for one credential, oldest first (for the test controls). */

@@ -2,6 +2,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { WebhookEventBody } from '../db/schema.ts';
 import { iso } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 
-export const toEventBody = (type: components['schemas']['WebhookEventType'], data: object, at: Date): WebhookEventBody => ({ id: newId('Event'), type, timestamp: iso(at), data });
+export const toEventBody = (type: components['schemas']['WebhookEventType'], data: object, at: Date): WebhookEventBody => ({ id: newOpaqueId(), type, timestamp: iso(at), data });

@@ -41,6 +41,11 @@ export async function findEventWithEndpoint(db: Db, id: string): Promise<OutboxR
     .executeTakeFirst();
 }
 
+/** Where a platform's webhooks go and the secret that signs them (nulls when it set none), or undefined when there is no such platform. */
+export async function findWebhookTarget(db: Db, platformId: string): Promise<{ webhook_endpoint: string | null; webhook_signing_secret: string | null } | undefined> {
+  return db.selectFrom('platforms').select(['webhook_endpoint', 'webhook_signing_secret']).where('id', '=', platformId).executeTakeFirst();
+}
+
 export async function recordAttempt(
   db: Db,
   id: string,

@@ -13,7 +13,12 @@ import * as agents from './0009_agents.ts';
 import * as agentActions from './0010_agent_actions.ts';
 import * as credentialCacheLeases from './0011_credential_cache_leases.ts';
 import * as apiTokenChangeNotice from './0012_api_token_change_notice.ts';
-import * as listCounts from './0013_list_counts.ts';
+import * as businessBeneficiaryFullName from './0013_business_beneficiary_full_name.ts';
+import * as webhookBodiesWithoutTaxId from './0014_webhook_bodies_without_tax_id.ts';
+import * as kybStatusAbsentUntilVerified from './0015_kyb_status_absent_until_verified.ts';
+import * as exchangeRatesInWholeUnits from './0016_exchange_rates_in_whole_units.ts';
+import * as failureLimits from './0017_failure_limits.ts';
+import * as listCounts from './0018_list_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -28,5 +33,10 @@ export const migrations: Record<string, Migration> = {
   '0010_agent_actions': agentActions,
   '0011_credential_cache_leases': credentialCacheLeases,
   '0012_api_token_change_notice': apiTokenChangeNotice,
-  '0013_list_counts': listCounts,
+  '0013_business_beneficiary_full_name': businessBeneficiaryFullName,
+  '0014_webhook_bodies_without_tax_id': webhookBodiesWithoutTaxId,
+  '0015_kyb_status_absent_until_verified': kybStatusAbsentUntilVerified,
+  '0016_exchange_rates_in_whole_units': exchangeRatesInWholeUnits,
+  '0017_failure_limits': failureLimits,
+  '0018_list_counts': listCounts,
 };

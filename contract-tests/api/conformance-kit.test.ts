@@ -1,0 +1,84 @@
+// The conformance kit's checks (contract-tests/kit/) as part of the contract suite: the one source
+// of the checks the kit and the suite share. Every kit check runs against the suite's target (a
+// test each, with the kit's verdict); every answer it gets is also checked by the suite's own
+// contract check (an independent validator; Prism's verdict through the proxy) and counted for the
+// coverage gate. Not against the bare Prism mock, which answers in Prism's own error shapes: the
+// kit meets the mock through `npm run mock` in `npm run test:conformance`. The checks that change
+// the platform's configuration (its webhook endpoint, its name) run on a server of their own, out
+// of the way of platform-config.test.ts, which changes it on the shared target. The
+// checks that wait for delayed sandbox outcomes (up to 30 s) are left to test:conformance: here the
+// same outcomes are proven with the clock moved (../server/transfer-outcomes.test.ts,
+// quote-outcomes.test.ts), and the waits would make this file the suite's longest by far.
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, inject, it, type TestContext } from 'vitest';
+import { allChecks } from '../kit/checks/index.ts';
+import { describeFailure } from '../kit/report.ts';
+import { runConformance, select, type RunOptions, type RunReport } from '../kit/runner.ts';
+import { baseUrl, checkResponse, credentials, isMock, isProxy, target } from '../support/api.ts';
+import { ownServer } from '../support/own-server.ts';
+import { proxyFetch } from '../support/proxy-fetch.ts';
+
+const root = resolve(import.meta.dirname, '..', '..');
+/** The checks that change the platform's configuration. */
+const PLATFORM_WIDE = ['webhooks', 'config.update'];
+
+/** Every answer to an operation also goes through the suite's contract check (and the coverage tally). */
+const onAnswer: RunOptions['onAnswer'] = async (reply, response) => {
+  if (reply.operationId !== undefined) await checkResponse(reply.method, response.url === '' ? `${baseUrl}${reply.path}` : response.url, response);
+};
+
+/** Another platform on the target's database: PostgreSQL only (PGlite is one process). */
+async function otherPlatform(): Promise<{ clientId: string; clientSecret: string } | undefined> {
+  if (target !== 'postgres') return undefined;
+  const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Conformance kit platform'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
+    encoding: 'utf8',
+  });
+  return { clientId: /clientId:\s+(\S+)/.exec(stdout)?.[1] ?? '', clientSecret: /clientSecret:\s+(\S+)/.exec(stdout)?.[1] ?? '' };
+}
+
+/** A test per check, reporting the kit's verdict on it. */
+function verdicts(checks: ReturnType<typeof allChecks>, report: () => RunReport | undefined) {
+  for (const check of checks) {
+    it(`${check.id} (${[...check.operations, check.status].filter((x) => x !== undefined).join(' ')})`, (ctx: TestContext) => {
+      const result = report()?.results.find((r) => r.check.id === check.id);
+      if (result === undefined) throw new Error('the kit did not run this check');
+      if (result.outcome === 'skipped') ctx.skip(result.reason);
+      if (result.outcome === 'failed') throw new Error(describeFailure(result), { cause: result.failure });
+    });
+  }
+}
+
+if (isMock) it.skip('the conformance kit runs against the servers; it meets the mock through `npm run mock` in npm run test:conformance');
+
+if (!isMock) describe('the conformance kit against the target', () => {
+  const checks = select(allChecks(), [], PLATFORM_WIDE);
+  let report: RunReport | undefined;
+  beforeAll(async () => {
+    const other = await otherPlatform();
+    report = await runConformance(checks, {
+      baseUrl,
+      credentials,
+      skipSlow: true,
+      ...(other === undefined ? {} : { otherPlatform: other }),
+      ...(isProxy ? { fetch: proxyFetch(baseUrl, inject('serverBaseUrl')) } : {}),
+      onAnswer,
+    });
+  }, 600_000);
+  verdicts(checks, () => report);
+});
+
+if (!isMock && !isProxy) describe("the conformance kit's checks that change the platform's configuration, on a server of their own", () => {
+  const own = ownServer();
+  const checks = select(allChecks(), PLATFORM_WIDE);
+  let report: RunReport | undefined;
+  beforeAll(async () => {
+    report = await runConformance(checks, { baseUrl: own.server.baseUrl, credentials: own.token, onAnswer: async (reply, response) => {
+      if (reply.operationId !== undefined) await checkResponse(reply.method, response.url, response);
+    } });
+  }, 120_000);
+  verdicts(checks, () => report);
+});
