@@ -12,7 +12,7 @@ import { requireInternalAccount } from '../internal-accounts/internal-accounts.s
 import { badRequest, conflict, invalidField, notFound } from '../shared/errors.ts';
 import { requireActiveAccount } from '../payments/account-rules.ts';
 import { toTransaction } from '../payments/payments.mapper.ts';
-import { expirePayment, failPayment, lockPayment, openPayment, payWaitingPayment, startApprovedPayment, type Initiator, type PaymentDraft, type TransactionRow } from '../payments/payments.service.ts';
+import { failPayment, lockPayment, openPayment, payWaitingPayment, startApprovedPayment, type Initiator, type PaymentDraft, type TransactionRow } from '../payments/payments.service.ts';
 import { checkIssuedRequestFirst, issueSigningRequest, requireIssuedSignature, type SignatureHeaders } from '../wallet-auth/signed-retry.service.ts';
 import { WAITING } from '../simulation/payment-outcome.ts';
 import { quotePaymentOutcome, type QuotePaidTo } from '../simulation/quote-outcomes.ts';
@@ -122,7 +122,7 @@ export async function executeQuote(ctx: PlatformContext, quoteId: string, header
 }
 
 /** The quote's waiting transaction, locked; a real-time-funded quote always has one. */
-async function waitingTransaction(ctx: PlatformContext, quote: QuoteRow): Promise<TransactionRow> {
+export async function waitingTransaction(ctx: PlatformContext, quote: QuoteRow): Promise<TransactionRow> {
   const transaction = quote.transaction_id === null ? undefined : await lockPayment(ctx, quote.transaction_id);
   if (transaction === undefined) throw new Error(`quote ${quote.id}: a real-time-funded quote without its transaction`);
   return transaction;
@@ -145,14 +145,4 @@ export async function payRealtimeQuote(ctx: PlatformContext, body: Schemas['Sand
   if (moved === undefined) throw new Error(`quote ${quote.id}: its locked transaction moved under the lock`);
   await closeQuote(ctx.db, quote.id, { state: 'EXECUTED', updated_at: ctx.clock.now() });
   return toTransaction(moved);
-}
-
-/** The expiry job: an open quote past `expiresAt` becomes EXPIRED, and so does a payment still waiting for funds. */
-export async function expireQuote(ctx: PlatformContext, quoteId: string): Promise<void> {
-  const quote = await findQuoteForUpdate(ctx.db, ctx.platformId, quoteId);
-  if (quote === undefined || quote.state !== 'PENDING' || quote.expires_at.getTime() > ctx.clock.now().getTime()) return;
-  await closeQuote(ctx.db, quote.id, { state: 'EXPIRED', updated_at: ctx.clock.now() });
-  if (quote.transaction_id === null) return;
-  const transaction = await waitingTransaction(ctx, quote);
-  if (transaction.status === 'PENDING') await expirePayment(ctx, transaction);
 }
