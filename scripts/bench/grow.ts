@@ -50,7 +50,7 @@ export function growthStatements(world: World, rows: number): { table: string; s
           case when i % 3 = 0 then array['USD', 'EUR'] else array['USD'] end, '{}', null, null,
           '$grown' || i || '@' || split_part(si.uma_address, '@', 2),
           case when i % 10 = 0 then null else (array['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'PENDING', 'UNVERIFIED', 'APPROVED', 'APPROVED', 'APPROVED', 'REJECTED'])[1 + i / 10 % 10] end,
-          case when i % 10 = 0 then (array['APPROVED', 'PENDING', 'UNVERIFIED', 'APPROVED', 'REJECTED'])[1 + i / 10 % 5] end,
+          case when i % 10 = 0 then (array['APPROVED', 'PENDING', null, 'APPROVED', 'REJECTED'])[1 + i / 10 % 5] end,
           case when i % 10 = 0 then sb.profile else si.profile end,
           case when i % 10 = 0 then sb.identifier else si.identifier end,
           i % 100 = 50, ${at()}, ${updated}
@@ -144,6 +144,18 @@ export function growthStatements(world: World, rows: number): { table: string; s
           null, a.transfer, null, a.counted_amount, null, ${at()}, ${at()}
         from generate_series(1, ${missing('agent_actions')}) i,
           (select * from agent_actions where agent_id = ${lit(world.agent.id)} limit 1) a`,
+    },
+    {
+      table: 'wallet_sessions',
+      // Sessions of the grown accounts, half of them expired; the seed wallet's own three stay
+      // alive through the run (a session lasts 15 minutes, growing a million rows takes longer).
+      sql: `with grown as (insert into wallet_sessions (id, platform_id, account_id, credential_id, client_public_key, expires_at, revoked_at, created_at)
+          select md5('ws' || i)::uuid::text, ${platform}, ${internalOf()}, ${lit(world.wallet.credentialId)}, s.client_public_key,
+            case when i % 2 = 0 then ${seed} + interval '1 day' else ${at()} + interval '15 minutes' end, null, ${at()}
+          from generate_series(1, ${missing('wallet_sessions')}) i,
+            (select client_public_key from wallet_sessions where account_id = ${lit(world.wallet.accountId)} limit 1) s
+          returning 1)
+        update wallet_sessions set expires_at = ${seed} + interval '1 day' where account_id = ${lit(world.wallet.accountId)}`,
     },
   ];
 }

@@ -59,8 +59,13 @@ export function listRequests(world: World): ListRequest[] {
     ...list('/verifications', { customerId: { customerId: business.id }, 'verificationStatus=IN_PROGRESS': { verificationStatus: 'IN_PROGRESS' } }),
     ...list('/customers/internal-accounts', { customerId: { customerId: customer.id }, 'currency=EUR': { currency: 'EUR' }, 'type=EMBEDDED_WALLET': { type: 'EMBEDDED_WALLET' } }),
     ...list('/platform/internal-accounts', { 'currency=USD': { currency: 'USD' }, 'type=INTERNAL_FIAT': { type: 'INTERNAL_FIAT' } }),
-    ...list('/customers/external-accounts', { customerId: { customerId: customer.id }, 'currency=USD': { currency: 'USD' } }),
-    ...list('/platform/external-accounts', { 'currency=USD': { currency: 'USD' } }),
+    ...list('/customers/external-accounts', {
+      customerId: { customerId: customer.id },
+      'currency=USD': { currency: 'USD' },
+      'status=ACTIVE': { status: 'ACTIVE' },
+      'status=INACTIVE': { status: 'INACTIVE' },
+    }),
+    ...list('/platform/external-accounts', { 'currency=USD': { currency: 'USD' }, 'status=ACTIVE': { status: 'ACTIVE' } }),
     ...list('/agents', {
       customerId: { customerId: customer.id },
       'isPaused=true': { isPaused: 'true' },
@@ -70,10 +75,12 @@ export function listRequests(world: World): ListRequest[] {
     }),
     ...list(`/agents/${agent.id}/actions`, { 'status=APPROVED': { status: 'APPROVED' }, 'type=TRANSFER_IN': { type: 'TRANSFER_IN' } }).map((r) => ({ ...r, label: r.label.replace(agent.id, '{agentId}') })),
     ...list('/agents/me/internal-accounts', { 'currency=USD': { currency: 'USD' }, 'type=INTERNAL_FIAT': { type: 'INTERNAL_FIAT' } }, agent.accessToken),
-    ...list('/agents/me/external-accounts', { 'currency=USD': { currency: 'USD' } }, agent.accessToken),
+    ...list('/agents/me/external-accounts', { 'currency=USD': { currency: 'USD' }, 'status=ACTIVE': { status: 'ACTIVE' } }, agent.accessToken),
     ...list('/agents/me/transactions', { 'status=COMPLETED': { status: 'COMPLETED' }, 'type=INCOMING': { type: 'INCOMING' }, ...window('startDate', 'endDate') }, agent.accessToken),
     ...list('/agents/me/actions', { 'status=APPROVED': { status: 'APPROVED' } }, agent.accessToken),
-    ...list('/exchange-rates', {}),
-    ...list('/discoveries', {}),
+    ...list('/auth/sessions', {}).map((r) => ({ ...r, label: 'GET /auth/sessions?accountId', path: `/auth/sessions?accountId=${encodeURIComponent(world.wallet.accountId)}` })),
+    // Answered from the sandbox's tables in memory, not the database: measured so that none is missing.
+    ...list('/exchange-rates', { 'sourceCurrency=USD': { sourceCurrency: 'USD' }, 'destinationCurrency=EUR': { destinationCurrency: 'EUR' } }),
+    ...list('/discoveries', { 'country=MX': { country: 'MX' }, 'currency=MXN': { currency: 'MXN' } }),
   ];
 }

@@ -1,8 +1,10 @@
 // The scale benchmark's seed: a small world made through the API on a fresh server, the same at
 // every size, so that each list has rows of every kind for grow.ts to copy and each filter a value
 // to ask for. A customer with 20 transactions, its accounts, agent and documents; a business with
-// a beneficial owner and a verification; an API token. Everything else is grown in SQL.
+// a beneficial owner and a verification; an API token; an Embedded Wallet with three sessions.
+// Everything else is grown in SQL.
 import { randomInt } from 'node:crypto';
+import { CLIENT_KEY } from '../../contract-tests/kit/checks/wallet.ts';
 import { authorization } from './processes.ts';
 
 export interface World {
@@ -10,6 +12,8 @@ export interface World {
   customer: { id: string; platformCustomerId: string; umaAddress: string; usd: string; eur: string; external: string };
   business: { id: string; ownerId: string };
   agent: { id: string; accessToken: string };
+  /** An Embedded Wallet (its internal account) and the credential that opened its sessions. */
+  wallet: { accountId: string; credentialId: string };
   tokenName: string;
   /** When the seed was made: the time windows of the benchmark's filters are relative to it. */
   seededAt: Date;
@@ -51,7 +55,7 @@ export async function seedWorld(base: string): Promise<World> {
   });
   await post('/platform/external-accounts', {
     currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `${digits(9)}000`, routingNumber: '021000021', bankAccountType: 'CHECKING', bankName: 'JPMorgan Chase Bank', beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Seed Platform Inc.' } },
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `${digits(9)}000`, routingNumber: '021000021', bankAccountType: 'CHECKING', bankName: 'JPMorgan Chase Bank', beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Seed Platform Inc.' } },
   });
   // 20 transactions: fundings, transfer-ins and transfer-outs, all COMPLETED.
   await post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000_000 });
@@ -84,10 +88,20 @@ export async function seedWorld(base: string): Promise<World> {
   // One more transaction, by the agent: an action of its own (TRANSFER_IN) and the customer's 20th.
   await call(base, 'POST', '/agents/me/transfer-in', { source: { accountId: external.id }, destination: { accountId: usd }, amount: 500 }, `Bearer ${accessToken}`);
 
+  // OAUTH verifies without a challenge: each verification of the credential opens a session.
+  const holder = await post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'seed-wallet', fullName: 'Jane Doe', region: 'US', currencies: ['USD'], embeddedWalletCurrencies: ['USD'] });
+  const wallets = await call<Page>(base, 'GET', `/customers/internal-accounts?customerId=${holder.id}&type=EMBEDDED_WALLET`);
+  const walletId = wallets.data[0]?.id ?? '';
+  const claims = { iss: 'https://accounts.google.com', sub: 'seed-wallet', email: 'jane.doe@example.com', iat: Math.floor(Date.now() / 1000) };
+  const jwt = `${[{ alg: 'RS256', typ: 'JWT' }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.')}.c2lnbmF0dXJl`;
+  const credential = await post('/auth/credentials', { type: 'OAUTH', accountId: walletId, oidcToken: jwt });
+  for (let i = 0; i < 3; i++) await post(`/auth/credentials/${credential.id}/verify`, { type: 'OAUTH', oidcToken: 'sandbox-valid-oidc-token', clientPublicKey: CLIENT_KEY });
+
   return {
     customer: { id: customer.id, platformCustomerId: 'seed-individual', umaAddress: customer.umaAddress, usd, eur, external: external.id },
     business: { id: business.id, ownerId: owner.id },
     agent: { id: created.agent.id, accessToken },
+    wallet: { accountId: walletId, credentialId: credential.id },
     tokenName,
     seededAt,
   };
