@@ -8,34 +8,14 @@
 //   http/    never imports a repository: it goes through services
 //   handlers HTTP only: only the operation map imports them, and they never touch a repository
 //   only repositories and db/ use kysely at run time, only db/ uses pg or PGlite
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
+import { serverSources, type SourceFile } from '../support/server-sources.ts';
 import { joinAreas, notImplemented } from '../../server/context/handler-types.ts';
 import { operations } from '../support/spec.ts';
 
-const server = resolve(import.meta.dirname, '..', '..', 'server');
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : name.endsWith('.ts') ? [path] : [];
-  });
-
-interface SourceFile {
-  path: string;
-  source: string;
-  /** Server files it imports (type-only imports included), relative to server/. */
-  imports: string[];
-}
-
-const all: SourceFile[] = files(server).map((full) => {
-  const source = readFileSync(full, 'utf8');
-  const imports = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm)]
-    .map((m) => relative(server, resolve(dirname(full), m[1] as string)))
-    .filter((p) => !p.startsWith('..'));
-  return { path: relative(server, full), source, imports };
-});
+const all = serverSources;
 
 /** Value imports (not `import type`) of a package. */
 const importsValueFrom = (source: string, pkg: string) => new RegExp(`^import\\s+(?!type\\s)[^;]*from\\s+'${pkg}(/[^']*)?';`, 'm').test(source);

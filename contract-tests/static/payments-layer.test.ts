@@ -1,24 +1,10 @@
 // The money core as layers (server/payments/, server/ledger/ in the README's layout): the areas
 // above move money through the payments layer alone, the payments layer through the ledger, and the
 // ledger knows nothing of what sits above it. Only these files write the money's tables.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverSources } from '../support/server-sources.ts';
 
-const server = resolve(import.meta.dirname, '..', '..', 'server');
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : name.endsWith('.ts') ? [path] : [];
-  });
-
-const all = files(server).map((full) => {
-  const source = readFileSync(full, 'utf8');
-  const imports = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm)]
-    .map((m) => relative(server, resolve(dirname(full), m[1] as string)))
-    .filter((p) => !p.startsWith('..'));
-  return { path: relative(server, full), source, imports };
-});
+const all = serverSources;
 
 const importsOf = (from: (path: string) => boolean, to: (imported: string) => boolean) =>
   all.filter((f) => from(f.path)).flatMap((f) => f.imports.filter(to).map((imported) => `${f.path} → ${imported}`));

@@ -1,4 +1,4 @@
-// Failed authentications per clientId, as processes of versions before migration 0013 count them;
+// Failed authentications per clientId, as processes of versions before migration 0017 count them;
 // kept only for them during a rolling upgrade (limits/ counts per clientId and address now).
 import type { Db } from '../db/database.ts';
 
