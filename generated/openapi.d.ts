@@ -3248,7 +3248,9 @@ export interface components {
              */
             nextCursor?: string;
             /**
-             * @description Number of items matching the filters, ignoring pagination.
+             * @description Number of items matching the filters, ignoring pagination, as it was when the first page was
+             *     read: a page fetched with a `cursor` repeats the `totalCount` of the first page it follows
+             *     (fetch the first page again for the number as of now).
              * @example 1
              */
             totalCount: number;

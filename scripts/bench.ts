@@ -2,15 +2,20 @@
 // on a shared 2-core box mean little), each the median of interleaved rounds:
 //   - ready to serve: spawn to the first authenticated answer, on PostgreSQL and PGlite;
 //   - GET routes at 10 connections: the server on PostgreSQL and on PGlite against the Prism mock
-//     of the same bundle, and against the same server without express-openapi-validator; for the
-//     list route, also its floor (scripts/bench/floor-server.ts): node:http running the route's one
-//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite; and
-//     the list route at limit=2, an answer the size of Prism's (its example holds two customers);
+//     of the same bundle, against the same server without express-openapi-validator, and against
+//     the route's floor (scripts/bench/floor-server.ts): node:http running the route's one
+//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite; the
+//     list route also at limit=2, an answer the size of Prism's (its example holds two customers);
 //   - transfer-outs and quotes created+executed per second over HTTP on PostgreSQL against a
 //     raw-SQL loop doing the same ledger writes (scripts/bench/raw-*.ts), with p99 latencies; the
 //     quote pair's p99 with a customer per connection, and with every connection on one pair;
 //   - with `-- --suite`, the whole contract suite on PGlite.
 // Results: printed, and written to bench/results.md. Environment: BENCH_SECONDS (5), BENCH_ROUNDS (3).
+//
+// `npm run bench -- --scale` measures instead what every list page and a few writes cost when the
+// tables hold a million rows against the same at a thousand (scripts/bench/scale.ts), and writes
+// its own section of bench/results.md. Environment: BENCH_SCALE_ROUNDS (11), BENCH_SCALE_ROWS
+// (1,000,000, PostgreSQL), BENCH_SCALE_PGLITE_ROWS (100,000).
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type autocannon from 'autocannon';
@@ -19,7 +24,8 @@ import { CONNECTIONS, interleaved, load, median, ROUNDS, SECONDS, type Load } fr
 import { authorization, freshDatabase, startFloor, startMock, startServer, type Running, type Variant } from './bench/processes.ts';
 import { rawQuotes } from './bench/raw-quotes.ts';
 import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
-import { ms, ratio, table, writeResults, type Row } from './bench/report.ts';
+import { machine, ms, ratio, table, writeResults, writeSection, type Row } from './bench/report.ts';
+import { scaleBenchmark, scaleNotes, scaleSummary, scaleTable } from './bench/scale.ts';
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -98,6 +104,16 @@ async function readyTimes(variant: Variant, starts: number): Promise<number> {
   return median(times);
 }
 
+if (process.argv.includes('--scale')) {
+  const figures = await scaleBenchmark(say);
+  const summary = scaleSummary(figures);
+  const every = scaleTable(figures);
+  say(`\n${summary}\n\n${every}`);
+  const text = ['## Lists and writes at scale', '', machine('npm run bench -- --scale'), '', summary, '', ...scaleNotes(figures).map((n) => `- ${n}`), '', '### Every request', '', every];
+  say(`\nwritten to ${writeSection('scale', text.join('\n'))}`);
+  process.exit(0);
+}
+
 say(`Node ${process.version}; ${SECONDS} s per run, ${ROUNDS} interleaved rounds, 10 connections\n`);
 const database = await freshDatabase();
 if (database === undefined) throw new Error('the benchmark needs PostgreSQL (CONTRACT_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)');
@@ -136,31 +152,37 @@ try {
     [LIST_AS_PRISM, () => '/customers?limit=2'],
     ['GET /config', () => '/config'],
   ];
-  // The list route's floor on the same data: what is left when the framework is taken away.
+  // Each route's floor on the same data: what is left when the framework is taken away.
   const floors = { postgres: await startFloor('postgres', database.url), pglite: await startFloor('pglite', database.url) };
   try {
     for (const [label, path] of routes) {
       const run = (t: keyof typeof servers) => () => load({ url: `${servers[t].base}${path(t)}`, headers: { authorization } });
-      const floor = (f: keyof typeof floors, duration = SECONDS) => () => load({ url: `${floors[f].base}/customers?limit=20`, duration });
+      // The floors read the PostgreSQL server's rows (copied into PGlite for the PGlite floor).
+      const floor = (f: keyof typeof floors, duration = SECONDS) => () => load({ url: `${floors[f].base}${path('postgres')}`, duration });
       for (const t of Object.keys(servers) as (keyof typeof servers)[]) await load({ url: `${servers[t].base}${path(t)}`, headers: { authorization }, duration: 1 }); // warm-up
-      const variants = { postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism') };
-      if (label === LIST) for (const f of ['postgres', 'pglite'] as const) await floor(f, 1)(); // warm-up
-      const floorVariants: Record<string, () => Promise<Load>> = label === LIST ? { floorPostgres: floor('postgres'), floorPglite: floor('pglite') } : {};
-      const r = (await interleaved({ ...variants, ...floorVariants })) as Record<keyof typeof variants, Load> & Partial<Record<'floorPostgres' | 'floorPglite', Load>>;
+      for (const f of ['postgres', 'pglite'] as const) await floor(f, 1)(); // warm-up
+      const r = await interleaved({ postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism'), floorPostgres: floor('postgres'), floorPglite: floor('pglite') });
       say(`\n${label}: PostgreSQL ${r.postgres.rps.toFixed(0)} req/s (p99 ${r.postgres.p99} ms), without the validator ${r.bare.rps.toFixed(0)}, PGlite ${r.pglite.rps.toFixed(0)} (p99 ${r.pglite.p99} ms), Prism ${r.prism.rps.toFixed(0)} (p99 ${r.prism.p99} ms)`);
-      const failed = r.postgres.failed + r.bare.failed + r.pglite.failed + r.prism.failed;
-      rows.push({ measure: `${label}: PostgreSQL / Prism mock`, result: ratio(r.postgres.rps / r.prism.rps), goal: '≥ 5x', met: r.postgres.rps / r.prism.rps >= 5 });
-      rows.push({ measure: `${label}: PGlite / Prism mock`, result: ratio(r.pglite.rps / r.prism.rps), goal: '≥ 2x', met: r.pglite.rps / r.prism.rps >= 2 });
+      say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}`);
+      const failed = r.postgres.failed + r.bare.failed + r.pglite.failed + r.prism.failed + r.floorPostgres.failed + r.floorPglite.failed;
+      // The list's goals against Prism were withdrawn (issue 35): its floor does not reach them here.
+      const againstPrism = !label.startsWith('GET /customers?');
+      const toPrism = { postgres: r.postgres.rps / r.prism.rps, pglite: r.pglite.rps / r.prism.rps };
+      rows.push({ measure: `${label}: PostgreSQL / Prism mock`, result: ratio(toPrism.postgres), goal: againstPrism ? '≥ 5x' : '', met: againstPrism ? toPrism.postgres >= 5 : undefined });
+      rows.push({ measure: `${label}: PGlite / Prism mock`, result: ratio(toPrism.pglite), goal: againstPrism ? '≥ 2x' : '', met: againstPrism ? toPrism.pglite >= 2 : undefined });
+      const toFloor = { postgres: r.postgres.rps / r.floorPostgres.rps, pglite: r.pglite.rps / r.floorPglite.rps };
+      rows.push({ measure: `${label}: server / its floor, PostgreSQL · PGlite`, result: `${ratio(toFloor.postgres)} · ${ratio(toFloor.pglite)}`, goal: '≥ 0.65x', met: toFloor.postgres >= 0.65 && toFloor.pglite >= 0.65 });
       rows.push({ measure: `${label}: validated / without express-openapi-validator`, result: ratio(r.postgres.rps / r.bare.rps), goal: '≥ 0.50x', met: r.postgres.rps / r.bare.rps >= 0.5 });
       rows.push({ measure: `${label}: p99 on PostgreSQL; non-2xx (all variants)`, result: `${r.postgres.p99} ms; ${failed}`, goal: '≤ 15 ms; 0', met: r.postgres.p99 <= 15 && failed === 0 });
-      rows.push({ measure: `${label}: req/s PostgreSQL · PGlite · Prism`, result: `${r.postgres.rps.toFixed(0)} · ${r.pglite.rps.toFixed(0)} · ${r.prism.rps.toFixed(0)}`, goal: '', met: undefined });
-      if (r.floorPostgres !== undefined && r.floorPglite !== undefined) {
-        say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}`);
-        rows.push({ measure: `${label}: its floor on PostgreSQL · PGlite / Prism mock`, result: `${ratio(r.floorPostgres.rps / r.prism.rps)} · ${ratio(r.floorPglite.rps / r.prism.rps)}`, goal: '', met: undefined });
-        notes.push("List floor: scripts/bench/floor-server.ts, node:http running the repository's list query (its SQL compiled once) through the server's database layer and answering the same JSON (toCustomer, the same envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own.");
-      }
-      if (label === LIST_AS_PRISM) notes.push("limit=2: Prism answers every list request with the contract's example, which holds two customers; this is the same route with an answer of that size (the server still counts all 20 matches and signs a cursor).");
+      rows.push({
+        measure: `${label}: req/s PostgreSQL · PGlite · Prism; its floor PostgreSQL · PGlite`,
+        result: `${r.postgres.rps.toFixed(0)} · ${r.pglite.rps.toFixed(0)} · ${r.prism.rps.toFixed(0)}; ${r.floorPostgres.rps.toFixed(0)} · ${r.floorPglite.rps.toFixed(0)}`,
+        goal: '',
+        met: undefined,
+      });
+      if (label === LIST_AS_PRISM) notes.push("limit=2: Prism answers every list request with the contract's example, which holds two customers; this is the same route with an answer of that size (the server still reads the list's total and signs a cursor).");
     }
+    notes.push("Floors: scripts/bench/floor-server.ts, node:http running each route's repository query (its SQL compiled once) through the server's database layer and answering the same JSON (the server's mappers, the same list envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own.");
   } finally {
     await Promise.all([...Object.values(servers), ...Object.values(floors)].map((s) => s.stop()));
   }

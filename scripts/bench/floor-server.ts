@@ -1,7 +1,10 @@
-// The floor of `GET /customers?limit=20`: what any server answering it must do, and nothing else.
-// node:http; the server's own list query (the repository's, its SQL compiled once), through the
+// The floor of each GET route the benchmark measures: what any server answering it must do, and
+// nothing else. node:http; the route's own repository query (its SQL compiled once), through the
 // server's own database layer (pool, prepared statements, type parsers); the rows mapped by the
-// server's own toCustomer; the same JSON envelope. No Express, no validation, no authentication.
+// server's own mappers; the same JSON. No Express, no validation, no authentication.
+//   /customers/{id}       findCustomer, toCustomer
+//   /customers?limit=N    listCustomers (first page, its total), toCustomer, the list envelope
+//   /config               findPlatform, toConfig
 // On PGlite (`pglite`), the platform and customers rows are first copied from the PostgreSQL database.
 // `node scripts/bench/floor-server.ts postgres|pglite <database url>`: prints `PORT <n>` when it listens.
 import { createServer } from 'node:http';
@@ -9,11 +12,12 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 // The bench's customers are individuals: no business tax id to open, which the server would do with its keys.
 import { toCustomer, WITHOUT_TAX_ID } from '../../server/customers/customers.mapper.ts';
-import { listCustomers } from '../../server/customers/customers.repository.ts';
+import { findCustomer, listCustomers } from '../../server/customers/customers.repository.ts';
 import { openDatabase } from '../../server/db/database.ts';
+import { toConfig } from '../../server/platform/platform.mapper.ts';
+import { findPlatform } from '../../server/platform/platform.repository.ts';
 
 const [mode, url] = process.argv.slice(2) as ['postgres' | 'pglite', string];
-const PAGE = { limit: 20, after: undefined, filterDigest: '' };
 const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent };
 
 const source = new pg.Client({ connectionString: url });
@@ -32,12 +36,29 @@ if (mode === 'pglite') {
 }
 await source.end();
 
-const server = createServer((_req, res) => {
-  listCustomers(db, platformId, {}, PAGE).then(
-    ({ rows, total }) => {
-      const body = { data: rows.slice(0, PAGE.limit).map((row) => toCustomer(row, WITHOUT_TAX_ID)), hasMore: rows.length > PAGE.limit, totalCount: total };
+/** The route's answer, or undefined for a path it does not serve. */
+async function answer(url: string): Promise<unknown> {
+  const { pathname, searchParams } = new URL(url, 'http://floor');
+  if (pathname === '/config') {
+    const row = await findPlatform(db, platformId);
+    return row === undefined ? undefined : toConfig(row);
+  }
+  if (pathname === '/customers') {
+    const page = { limit: Number(searchParams.get('limit') ?? 20), after: undefined, filterDigest: '' };
+    const { rows, total } = await listCustomers(db, platformId, {}, page);
+    return { data: rows.slice(0, page.limit).map((row) => toCustomer(row, WITHOUT_TAX_ID)), hasMore: rows.length > page.limit, totalCount: total };
+  }
+  const id = /^\/customers\/([^/]+)$/.exec(pathname)?.[1];
+  const row = id === undefined ? undefined : await findCustomer(db, platformId, decodeURIComponent(id));
+  return row === undefined ? undefined : toCustomer(row, WITHOUT_TAX_ID);
+}
+
+const server = createServer((req, res) => {
+  answer(req.url ?? '/').then(
+    (body) => {
+      res.statusCode = body === undefined ? 404 : 200;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(body));
+      res.end(JSON.stringify(body ?? {}));
     },
     () => {
       res.statusCode = 500;

@@ -29,7 +29,8 @@ interface Options {
   /** Dependency patches left out (server-without-patches.ts): only `npm run bench:patches` asks. */
   leaveOut?: readonly DependencyPatch[];
 }
-export type Variant = ({ database: 'postgres'; url: string } | { database: 'pglite' }) & Options;
+/** PGlite in memory, or in `dataDir` (a folder the scale benchmark grows between two starts). */
+export type Variant = ({ database: 'postgres'; url: string } | { database: 'pglite'; dataDir?: string }) & Options;
 
 /** The server in production-like settings: no response validation, no test controls, silent. */
 export async function startServer(variant: Variant): Promise<Running> {
@@ -48,7 +49,7 @@ export async function startServer(variant: Variant): Promise<Running> {
       VALIDATE_RESPONSES: '0',
       VALIDATE_REQUESTS: variant.validateRequests === false ? '0' : '1',
       DATABASE_URL: variant.database === 'postgres' ? variant.url : '',
-      PGLITE_DATA_DIR: 'memory://',
+      PGLITE_DATA_DIR: variant.database === 'pglite' && variant.dataDir !== undefined ? variant.dataDir : 'memory://',
       PAYMENTS_CLIENT_ID: credentials.clientId,
       PAYMENTS_CLIENT_SECRET: credentials.clientSecret,
       PAYMENTS_MASTER_KEY: masterKey,

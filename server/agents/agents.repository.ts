@@ -3,7 +3,7 @@
 // (issuing, redeeming, deleting): two orders would deadlock each other.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { AgentDeviceCodeTable, AgentTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -39,6 +39,13 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
 
 type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };
 
+/** Counts kept by the database (migration 0018): unfiltered or by one of these, with one time bound or none; an updated_at bound planned per call. */
+const plan: ListPlan<AgentListParams> = {
+  by: { isPaused: 'is_paused', isConnected: 'is_connected' },
+  windows: TIME_WINDOW_BOUNDS,
+  plannedPerCall: ['updatedAfter', 'updatedBefore'],
+};
+
 const agentsPage = pageQuery(
   'agents',
   (db, p: AgentListParams) => {
@@ -49,6 +56,7 @@ const agentsPage = pageQuery(
     return inTimeWindow(q, 'agents', p);
   },
   (s) => s.selectAll(),
+  plan,
 );
 
 export async function listAgents(db: Db, platformId: string, f: AgentFilters, page: PageRequest): Promise<PageRows<AgentRow>> {

@@ -40,6 +40,7 @@ const ownersPage = pageQuery(
     return p.customerId === undefined ? q : q.where('customer_id', '=', p.customerId);
   },
   (s) => s.selectAll(),
+  {},
 );
 
 export async function listBeneficialOwners(db: Db, platformId: string, filters: { customerId?: string }, page: PageRequest): Promise<PageRows<BeneficialOwnerRow>> {

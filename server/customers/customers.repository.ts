@@ -1,9 +1,9 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
-import type { BusinessProfile, CustomerTable, IndividualProfile } from '../db/schema.ts';
+import type { BusinessProfile, CustomerTable, Database, IndividualProfile } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -100,21 +100,58 @@ export async function softDeleteCustomer(db: Db, id: string, at: Date): Promise<
 /** A list's filters as query parameters: present or absent, each is the shape of the query. */
 type ListParams = Omit<CustomerFilters, 'isIncludingDeleted' | keyof TimeWindow> & TimeWindow & { platformId: string; isDeleted?: false };
 
+/**
+ * Counts kept by the database (migration 0018): without the deleted ones or with them, unfiltered
+ * or by one of these, with one time bound or none. An updated_at bound is planned per call: how
+ * many customers it holds decides which index serves the page.
+ */
+const plan: ListPlan<ListParams> = {
+  scope: { isDeleted: 'is_deleted' },
+  by: { customerType: 'customer_type', region: 'region', currency: 'currency', kycStatus: 'kyc_status', kybStatus: 'kyb_status' },
+  windows: TIME_WINDOW_BOUNDS,
+  plannedPerCall: ['updatedAfter', 'updatedBefore'],
+};
+
+/** Every column of a customer (the compiler checks that none is missing). */
+const COLUMNS = [
+  'id', 'platform_id', 'platform_customer_id', 'customer_type', 'region', 'currencies', 'embedded_wallet_currencies', 'email', 'phone_number',
+  'uma_address', 'kyc_status', 'kyb_status', 'profile', 'identifier', 'is_deleted', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof CustomerTable)[];
+const everyColumn: Exclude<keyof CustomerTable, (typeof COLUMNS)[number]> extends never ? true : never = true;
+
+/**
+ * The customers a list reads: the table, or, for one currency, the customers holding it as their
+ * currency rows give them (migration 0018), in that table's keyset order: the page reads its own
+ * rows whether a few customers hold the currency or most. Its id and created_at are the currency
+ * row's, so the list's order and cursor are that index's.
+ */
+function customersOf(db: Db, p: ListParams): SelectQueryBuilder<Database, 'customers', object> {
+  if (p.currency === undefined) return db.selectFrom('customers');
+  const holding = db
+    .selectFrom('customer_currencies as cc')
+    .innerJoin('customers as c', 'c.id', 'cc.customer_id')
+    .where('cc.platform_id', '=', p.platformId)
+    .where('cc.currency', '=', p.currency)
+    .select([...COLUMNS.filter((c) => c !== 'id' && c !== 'created_at').map((c) => `c.${c}` as const), 'cc.customer_id as id', 'cc.created_at as created_at']);
+  // The same columns as the table's, under its name: the rest of the list's query cannot tell them apart.
+  return db.selectFrom(holding.as('customers')) as unknown as SelectQueryBuilder<Database, 'customers', object>;
+}
+
 const customersPage = pageQuery(
   'customers',
   (db, p: ListParams) => {
-    let q = db.selectFrom('customers').where('platform_id', '=', p.platformId);
+    let q = customersOf(db, p).where('platform_id', '=', p.platformId);
     if (p.isDeleted !== undefined) q = q.where('is_deleted', '=', p.isDeleted);
     if (p.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', p.platformCustomerId);
     if (p.customerType !== undefined) q = q.where('customer_type', '=', p.customerType);
     if (p.region !== undefined) q = q.where('region', '=', p.region);
-    if (p.currency !== undefined) q = q.where((eb) => eb(eb.val(p.currency), '=', eb.fn.any('currencies')));
     if (p.umaAddress !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['uma_address']), '=', p.umaAddress));
     if (p.kycStatus !== undefined) q = q.where('kyc_status', '=', p.kycStatus);
     if (p.kybStatus !== undefined) q = q.where('kyb_status', '=', p.kybStatus);
     return inTimeWindow(q, 'customers', p);
   },
   (s) => s.selectAll(),
+  plan,
 );
 
 export async function listCustomers(db: Db, platformId: string, f: CustomerFilters, page: PageRequest): Promise<PageRows<CustomerRow>> {

@@ -12,6 +12,14 @@
 import pg from 'pg';
 
 const MAX_NAMED = 1000;
+
+/**
+ * Ends the text of a query that runs unnamed, planned for each call's values: one whose best plan
+ * depends on them (a list bounded by updated_at and ordered by created_at: a window of a few rows
+ * is read from the updated_at index, one of most of the list by walking the order's), where the
+ * plan PostgreSQL would settle on for the statement, for any values, can read the whole table.
+ */
+export const PLANNED_PER_CALL = '/* planned per call */';
 const names = new Map<string, number>();
 
 function indexOf(text: string): number | undefined {
@@ -45,7 +53,7 @@ export class PreparingClient extends pg.Client {
   // kysely calls query(text, values) and awaits the promise; every other form passes through.
   override query(...args: unknown[]): never {
     const [text, values] = args;
-    const index = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? indexOf(text) : undefined;
+    const index = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 && !text.endsWith(PLANNED_PER_CALL) ? indexOf(text) : undefined;
     const query = super.query.bind(this) as (...a: unknown[]) => never;
     if (index === undefined) return query(...args);
     const sentIn = generation;

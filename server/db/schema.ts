@@ -468,6 +468,28 @@ export interface AgentActionTable {
   updated_at: Timestamp;
 }
 
+/**
+ * Rows of a list's maintained count (migration 0018): a key's count is the sum of its rows. Written
+ * only by the database's triggers; read by db/paginate.ts.
+ */
+export interface ListCountTable {
+  id: Generated<number>;
+  platform_id: string;
+  /** The counted table. */
+  list: string;
+  /** The scope and filter, `name=value` pairs joined by `&`; '' for all of the platform's rows. */
+  key: string;
+  n: number;
+}
+
+/** A customer's currencies, one per row (migration 0018): kept by triggers, read by the customers list's currency filter. */
+export interface CustomerCurrencyTable {
+  customer_id: string;
+  currency: string;
+  platform_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   platforms: PlatformTable;
   api_tokens: ApiTokenTable;
@@ -477,6 +499,7 @@ export interface Database {
   encryption_key_check: EncryptionKeyCheckTable;
   idempotency_keys: IdempotencyKeyTable;
   customers: CustomerTable;
+  customer_currencies: CustomerCurrencyTable;
   beneficial_owners: BeneficialOwnerTable;
   documents: DocumentTable;
   verifications: VerificationTable;
@@ -497,4 +520,5 @@ export interface Database {
   agent_actions: AgentActionTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
+  list_counts: ListCountTable;
 }

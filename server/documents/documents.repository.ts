@@ -47,6 +47,7 @@ const documentsPage = pageQuery(
     return p.documentHolder === undefined ? q : q.where('document_holder', '=', p.documentHolder);
   },
   (s) => s.select(COLUMNS),
+  {},
 );
 
 export async function listDocuments(db: Db, platformId: string, filters: { documentHolder?: string }, page: PageRequest): Promise<PageRows<DocumentRow>> {

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { violatedUniqueConstraint } from '../db/errors.ts';
-import { pageQuery } from '../db/paginate.ts';
+import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { ExternalAccountTable } from '../db/schema.ts';
 import { SEALED_PREFIX } from '../shared/keyring.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -77,25 +77,39 @@ export interface ExternalAccountFilters {
   status?: ExternalAccountRow['status'];
 }
 
-const externalAccountsPage = pageQuery(
-  'external_accounts',
-  (db, p: ExternalAccountFilters & { platformId: string; customerOwned: boolean }) => {
-    let q = db
-      .selectFrom('external_accounts')
-      .where('platform_id', '=', p.platformId)
-      .where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
-    // A literal, not a value: a query template sends only the call's values (query-template.ts).
-    q = p.status === undefined ? q.where(sql<boolean>`status <> 'INACTIVE'`) : q.where('status', '=', p.status);
-    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
-    if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
-    return q;
-  },
-  (s) => s.selectAll(),
-);
+/**
+ * Counts kept by the database (migration 0018): the listed statuses (every one but INACTIVE)
+ * unfiltered or by currency, or one status alone.
+ */
+const planOf = (owner: Owner): ListPlan<ExternalAccountFilters & { platformId: string }> => ({
+  fixed: `customer_owned=${owner === 'customer'}`,
+  by: { currency: 'currency', status: 'status' },
+});
+
+/** The customers' accounts or the platform's own: two lists, each with its own index and counts. */
+const externalAccountsPage = (owner: Owner) =>
+  pageQuery(
+    'external_accounts',
+    (db, p: ExternalAccountFilters & { platformId: string }) => {
+      let q = db
+        .selectFrom('external_accounts')
+        .where('platform_id', '=', p.platformId)
+        .where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
+      // A literal, not a value: a query template sends only the call's values (query-template.ts),
+      // and the partial indexes of migration 0018 hold the rows this predicate names.
+      q = p.status === undefined ? q.where(sql<boolean>`status <> 'INACTIVE'`) : q.where('status', '=', p.status);
+      if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+      if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
+      return q;
+    },
+    (s) => s.selectAll(),
+    planOf(owner),
+  );
+const externalAccountsPages = { customer: externalAccountsPage('customer'), platform: externalAccountsPage('platform') };
 
 /** Accounts in the status asked for (by default every one but INACTIVE), newest first. */
 export async function listExternalAccounts(db: Db, platformId: string, owner: Owner, filters: ExternalAccountFilters, page: PageRequest): Promise<PageRows<ExternalAccountRow>> {
-  return externalAccountsPage(db, { platformId, customerOwned: owner === 'customer', customerId: filters.customerId, currency: filters.currency, status: filters.status }, page);
+  return externalAccountsPages[owner](db, { platformId, customerId: filters.customerId, currency: filters.currency, status: filters.status }, page);
 }
 
 /** Deletes (INACTIVE, no longer the default), only from the status the caller saw; false when it had changed. */

@@ -1,8 +1,8 @@
 // Internal accounts: opened by the service, listed and read here. Their `balance` column belongs
 // to the ledger (ledger.repository.ts), the only code that changes it.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { pageQuery } from '../db/paginate.ts';
+import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { InternalAccountTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -21,24 +21,32 @@ export interface InternalAccountFilters {
   type?: InternalAccountRow['type'];
 }
 
-const internalAccountsPage = pageQuery(
-  'internal_accounts',
-  (db, p: { platformId: string; customerId?: string; customerOwned?: boolean; currency?: string; type?: InternalAccountRow['type'] }) => {
-    let q = db.selectFrom('internal_accounts').where('platform_id', '=', p.platformId);
-    if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
-    if (p.customerOwned !== undefined) q = q.where(sql<boolean>`customer_id is not null`, '=', p.customerOwned);
-    if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
-    if (p.type !== undefined) q = q.where('type', '=', p.type);
-    return q;
-  },
-  (s) => s.selectAll(),
-);
+type InternalAccountListParams = { platformId: string; customerId?: string; currency?: string; type?: InternalAccountRow['type'] };
+
+/** Counts kept by the database (migration 0018): unfiltered, or by currency or type alone. */
+const planOf = (owner: 'customer' | 'platform'): ListPlan<InternalAccountListParams> => ({ fixed: `customer_owned=${owner === 'customer'}`, by: { currency: 'currency', type: 'type' } });
+
+/** The customers' accounts (`customer`) or the platform's own: two lists, each with its own index and counts. */
+const internalAccountsPage = (owner: 'customer' | 'platform') =>
+  pageQuery(
+    'internal_accounts',
+    (db, p: InternalAccountListParams) => {
+      let q = db.selectFrom('internal_accounts').where('platform_id', '=', p.platformId).where('customer_id', owner === 'customer' ? 'is not' : 'is', null);
+      if (p.customerId !== undefined) q = q.where('customer_id', '=', p.customerId);
+      if (p.currency !== undefined) q = q.where('currency', '=', p.currency);
+      if (p.type !== undefined) q = q.where('type', '=', p.type);
+      return q;
+    },
+    (s) => s.selectAll(),
+    planOf(owner),
+  );
+const internalAccountsPages = { customer: internalAccountsPage('customer'), platform: internalAccountsPage('platform') };
 
 export async function listInternalAccounts(db: Db, platformId: string, filters: InternalAccountFilters, page: PageRequest): Promise<PageRows<InternalAccountRow>> {
   const { owner } = filters;
   // The platform's own accounts, one customer's, or every customer's.
-  const ownership = owner === null ? { customerOwned: false } : owner.customerId !== undefined ? { customerId: owner.customerId } : { customerOwned: true };
-  return internalAccountsPage(db, { platformId, ...ownership, currency: filters.currency, type: filters.type }, page);
+  if (owner === null) return internalAccountsPages.platform(db, { platformId, currency: filters.currency, type: filters.type }, page);
+  return internalAccountsPages.customer(db, { platformId, customerId: owner.customerId, currency: filters.currency, type: filters.type }, page);
 }
 
 /** The customer's first ACTIVE internal account in `currency` (not an Embedded Wallet): its primary one. */

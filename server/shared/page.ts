@@ -1,6 +1,7 @@
 // Keyset pagination shared by every list: newest first, ties broken by id. A cursor is the
-// position (createdAt, id) of a page's last item plus a digest of the list's filters, with a MAC,
-// so a forged or edited cursor (a date the database cannot store, a NUL in the id) is refused as
+// position (createdAt, id) of a page's last item, the walk's totalCount (counted once, on its
+// first page: db/paginate.ts) and a digest of the list's filters, with a MAC, so a forged or
+// edited cursor (a date the database cannot store, a NUL in the id, another total) is refused as
 // INVALID_CURSOR before it reaches a query, and a cursor is only good for the filters it came with.
 import { hash } from 'node:crypto';
 import { badRequest } from './errors.ts';
@@ -10,6 +11,8 @@ import type { Keyring } from './keyring.ts';
 export interface PageRequest {
   limit: number;
   after: { createdAt: Date; id: string } | undefined;
+  /** The walk's totalCount, as its first page found it: carried by the cursor (absent in a cursor issued before cursors had it). */
+  total?: number;
   filterDigest: string;
 }
 
@@ -30,15 +33,15 @@ export const DEFAULT_PAGE_SIZE = 20;
 const digest = (filters: unknown) => hash('sha256', JSON.stringify(filters ?? {}), 'base64url').slice(0, 16);
 const invalidCursor = () => badRequest('INVALID_CURSOR', 'The cursor is invalid, or was issued for other filters.');
 
-function encodeCursor(keys: Keyring, position: { createdAt: Date; id: string }, filterDigest: string): string {
-  const payload = Buffer.from(JSON.stringify({ c: position.createdAt.toISOString(), i: position.id, f: filterDigest })).toString('base64url');
+function encodeCursor(keys: Keyring, position: { createdAt: Date; id: string }, total: number, filterDigest: string): string {
+  const payload = Buffer.from(JSON.stringify({ c: position.createdAt.toISOString(), i: position.id, t: total, f: filterDigest })).toString('base64url');
   return `${payload}.${keys.mac(payload)}`;
 }
 
-function decodeCursor(keys: Keyring, cursor: string, filterDigest: string): { createdAt: Date; id: string } {
+function decodeCursor(keys: Keyring, cursor: string, filterDigest: string): { after: { createdAt: Date; id: string }; total?: number } {
   const [payload, tag, ...rest] = cursor.split('.');
   if (payload === undefined || tag === undefined || rest.length > 0 || !keys.verifyMac(payload, tag)) throw invalidCursor();
-  let raw: { c?: unknown; i?: unknown; f?: unknown };
+  let raw: { c?: unknown; i?: unknown; t?: unknown; f?: unknown };
   try {
     raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof raw;
   } catch {
@@ -47,13 +50,15 @@ function decodeCursor(keys: Keyring, cursor: string, filterDigest: string): { cr
   // Authentic cursors are well-formed; checked anyway, as a second line of defence.
   const createdAt = new Date(typeof raw.c === 'string' ? raw.c : Number.NaN);
   if (typeof raw.i !== 'string' || !isId(raw.i) || Number.isNaN(createdAt.getTime()) || raw.f !== filterDigest) throw invalidCursor();
-  return { createdAt, id: raw.i };
+  if (raw.t !== undefined && !(typeof raw.t === 'number' && Number.isSafeInteger(raw.t) && raw.t >= 0)) throw invalidCursor();
+  return { after: { createdAt, id: raw.i }, ...(raw.t === undefined ? {} : { total: raw.t }) };
 }
 
 export function pageRequest(keys: Keyring, query: { limit?: number; cursor?: string }, filters: unknown): PageRequest {
   const filterDigest = digest(filters);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  return { limit, after: query.cursor === undefined ? undefined : decodeCursor(keys, query.cursor, filterDigest), filterDigest };
+  if (query.cursor === undefined) return { limit, after: undefined, filterDigest };
+  return { limit, ...decodeCursor(keys, query.cursor, filterDigest), filterDigest };
 }
 
 /** Builds the list envelope from `limit + 1` rows fetched in order. */
@@ -62,7 +67,7 @@ export function toPage<Row extends { created_at: Date; id: string }, T>(keys: Ke
   const items = hasMore ? rows.slice(0, page.limit) : rows;
   const last = items.at(-1);
   const result: Page<T> = { data: items.map(map), hasMore, totalCount: total };
-  if (hasMore && last !== undefined) result.nextCursor = encodeCursor(keys, { createdAt: last.created_at, id: last.id }, page.filterDigest);
+  if (hasMore && last !== undefined) result.nextCursor = encodeCursor(keys, { createdAt: last.created_at, id: last.id }, total, page.filterDigest);
   return result;
 }
 

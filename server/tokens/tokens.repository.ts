@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTimeWindow, pageQuery, timeWindow, type TimeWindow } from '../db/paginate.ts';
+import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -58,6 +58,9 @@ export async function findToken(db: Db, platformId: string, id: string): Promise
     .executeTakeFirst();
 }
 
+/** Counts kept by the database (migration 0018): the live tokens, with one time bound or none; an updated_at bound planned per call. */
+const plan: ListPlan<TimeWindow & { platformId: string; name?: string }> = { windows: TIME_WINDOW_BOUNDS, plannedPerCall: ['updatedAfter', 'updatedBefore'] };
+
 const tokensPage = pageQuery(
   'api_tokens',
   (db, p: TimeWindow & { platformId: string; name?: string }) => {
@@ -66,6 +69,7 @@ const tokensPage = pageQuery(
     return inTimeWindow(q, 'api_tokens', p);
   },
   (s) => s.selectAll(),
+  plan,
 );
 
 export async function listTokens(db: Db, platformId: string, filters: TokenFilters, page: PageRequest): Promise<PageRows<TokenRow>> {

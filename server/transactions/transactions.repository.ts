@@ -1,7 +1,7 @@
 // Transactions as the platform reads them: one by id, and lists. Written only by the payments layer
 // (payments/payments.repository.ts), in the database transaction that moves the money.
 import type { Db } from '../db/database.ts';
-import { dateOrUndefined, pageQuery, type SortDirection } from '../db/paginate.ts';
+import { dateOrUndefined, pageQuery, type ListPlan, type SortDirection } from '../db/paginate.ts';
 import { firstRow, queryTemplate } from '../db/query-template.ts';
 import type { TransactionRow } from '../payments/payments.repository.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -30,14 +30,18 @@ export interface TransactionFilters {
 
 type TransactionListParams = Omit<TransactionFilters, 'order' | 'startDate' | 'endDate'> & { platformId: string; startDate?: Date; endDate?: Date };
 
+/** Counts kept by the database (migration 0018): unfiltered or by status or type, with one date bound or none. */
+const plan: ListPlan<TransactionListParams> = { by: { status: 'status', type: 'type' }, windows: { startDate: ['created_at', '<'], endDate: ['created_at', '>'] } };
+
 const transactionsPage = pageQuery(
   'transactions',
   (db, p: TransactionListParams) => {
     let q = db.selectFrom('transactions').where('transactions.platform_id', '=', p.platformId);
     if (p.customerId !== undefined) q = q.where('transactions.customer_id', '=', p.customerId);
     if (p.platformCustomerId !== undefined) {
+      // At most one customer has it (a unique key): a scalar, so the customer's index serves the page.
       const id = p.platformCustomerId;
-      q = q.where('transactions.customer_id', 'in', (eb) =>
+      q = q.where('transactions.customer_id', '=', (eb) =>
         eb.selectFrom('customers').select('customers.id').where('customers.platform_id', '=', p.platformId).where('customers.platform_customer_id', '=', id),
       );
     }
@@ -55,6 +59,7 @@ const transactionsPage = pageQuery(
     return q;
   },
   (s) => s.selectAll('transactions'),
+  plan,
 );
 
 export async function listTransactions(db: Db, platformId: string, f: TransactionFilters, page: PageRequest): Promise<PageRows<TransactionRow>> {

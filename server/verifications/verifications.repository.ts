@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { pageQuery } from '../db/paginate.ts';
+import { pageQuery, type ListPlan } from '../db/paginate.ts';
 import type { VerificationTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
 
@@ -51,6 +51,9 @@ export async function findVerification(db: Db, platformId: string, id: string): 
   return db.selectFrom('verifications').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst();
 }
 
+/** Counts kept by the database (migration 0018): unfiltered, or by status alone. */
+const plan: ListPlan<VerificationFilters & { platformId: string }> = { by: { verificationStatus: 'verification_status' } };
+
 const verificationsPage = pageQuery(
   'verifications',
   (db, p: VerificationFilters & { platformId: string }) => {
@@ -60,6 +63,7 @@ const verificationsPage = pageQuery(
     return q;
   },
   (s) => s.selectAll(),
+  plan,
 );
 
 export async function listVerifications(db: Db, platformId: string, f: VerificationFilters, page: PageRequest): Promise<PageRows<VerificationRow>> {

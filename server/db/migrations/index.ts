@@ -18,6 +18,7 @@ import * as webhookBodiesWithoutTaxId from './0014_webhook_bodies_without_tax_id
 import * as kybStatusAbsentUntilVerified from './0015_kyb_status_absent_until_verified.ts';
 import * as exchangeRatesInWholeUnits from './0016_exchange_rates_in_whole_units.ts';
 import * as failureLimits from './0017_failure_limits.ts';
+import * as listCounts from './0018_list_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0015_kyb_status_absent_until_verified': kybStatusAbsentUntilVerified,
   '0016_exchange_rates_in_whole_units': exchangeRatesInWholeUnits,
   '0017_failure_limits': failureLimits,
+  '0018_list_counts': listCounts,
 };
