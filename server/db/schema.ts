@@ -35,7 +35,7 @@ export interface ApiTokenTable {
   deleted_at: Timestamp | null;
 }
 
-/** Counted per clientId alone by earlier versions; kept for them during a rolling upgrade (migration 0013). */
+/** Counted per clientId alone by earlier versions; kept for them during a rolling upgrade (migration 0017). */
 export interface AuthFailureTable {
   client_id_hash: string;
   window_started_at: Timestamp;

@@ -125,6 +125,6 @@ export async function forgetDeadCacheLeases(ctx: ServiceContext): Promise<void> 
 /** Housekeeping for the job runner: counts of failures that have all come back hold nothing. */
 export async function forgetClosedFailureWindows(ctx: ServiceContext): Promise<void> {
   await forgetRecoveredLimits(ctx);
-  // Left by processes of earlier versions (migration 0013).
+  // Left by processes of earlier versions (migration 0017).
   await deleteExpiredFailures(ctx.db, addMs(ctx.clock.now(), -5 * 60_000));
 }
