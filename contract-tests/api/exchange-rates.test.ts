@@ -98,8 +98,10 @@ describeServer('listExchangeRates on the server', () => {
       expect(rate.exchangeRate * perUsd, code).toBeLessThan(1.003);
       // What arrives agrees with the rate once each side is in whole units.
       const expected = ((rate.sendingAmount - rate.fees.total) / 10 ** rate.sourceCurrency.decimals / rate.exchangeRate) * 10 ** rate.destinationCurrency.decimals;
-      // receivingAmount is floored; the shown rate has 8 significant digits.
-      expect(Math.abs(rate.receivingAmount - expected), code).toBeLessThanOrEqual(Math.max(1, expected * 1e-7));
+      // receivingAmount is floored (up to 1 smallest unit below), and the shown rate is rounded to
+      // 8 significant digits (a relative error below 1e-7 either way).
+      expect(expected - rate.receivingAmount, code).toBeGreaterThanOrEqual(-expected * 1e-7);
+      expect(expected - rate.receivingAmount, code).toBeLessThan(1 + expected * 1e-7);
     }
   });
 
