@@ -101,21 +101,24 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
     return { result, serialized: serialize(result) };
   };
 
+  /** What a handler receives: the runtime, `conn` (the request's transaction, or the pool), who asks, and its after-commit tasks. */
+  const contextOf = (conn: RequestContext['db'], principal: Principal, tasks: Task[]): RequestContext => ({
+    ...runtime,
+    db: conn,
+    afterCommit: (task) => void tasks.push(task),
+    principal,
+    platformId: principal.platformId,
+  });
+
   /** Runs the handler with `conn` (the request's transaction, or the pool for a read) and checks its result. */
-  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) => {
-    const ctx: RequestContext = { ...runtime, db: conn, afterCommit: (task) => void tasks.push(task), principal, platformId: principal.platformId };
-    return checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, ctx));
-  };
+  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) =>
+    checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, contextOf(conn, principal, tasks)));
 
   /** Runs a withoutTransaction handler: the pool, and transactions of its own on request. */
   const executeOutside = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, handler: AnyOwnTransactionsHandler, tasks: Task[]) => {
-    const platformId = principal.platformId;
+    const { platformId } = principal;
     const ctx: OwnTransactionsContext = {
-      ...runtime,
-      db,
-      afterCommit: (task) => void tasks.push(task),
-      principal,
-      platformId,
+      ...contextOf(db, principal, tasks),
       transaction: (work) => unitOfWork(runtime, db, (uow) => work({ ...uow, principal, platformId })),
     };
     return checked(op, info, await handler(input, ctx));
