@@ -25,7 +25,7 @@ import { sentWalletEmails } from './wallet-auth/wallet-auth.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';
-import { authenticateBasic } from './tokens/tokens.service.ts';
+import { cachedBasic, verifyBasic } from './tokens/tokens.service.ts';
 
 const generated = resolve(import.meta.dirname, '..', 'generated');
 export const BASE_PATH = '/2025-10-13';
@@ -74,7 +74,7 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
   if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
 
   applyDependencyPatches();
-  const security = securityHandlers(runtime, db, { basic: authenticateBasic, bearer: authenticateAgent });
+  const security = securityHandlers(runtime, db, { basicCached: cachedBasic, basic: verifyBasic, bearer: authenticateAgent });
   const spec = validatorSpec();
   const operations = indexOperations(spec);
   app.use(BASE_PATH, encodeReservedQueryCharacters, jsonBody({ limit: '1mb' }));

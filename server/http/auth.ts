@@ -4,7 +4,7 @@
 // lookups over, so http/ imports no area.
 import type { Request } from 'express';
 import type { Kysely } from 'kysely';
-import type { Runtime, ServiceContext } from '../context/context.ts';
+import type { CredentialCache, Runtime, ServiceContext } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext } from '../context/unit-of-work.ts';
 import { ApiError, forbidden, internalError, unauthorized } from '../shared/errors.ts';
@@ -13,14 +13,18 @@ import { refuseUnparsableBody } from './json-body.ts';
 
 /** The credential lookups of the two security schemes. */
 export interface Authenticators {
-  /** HTTP Basic: an API token's clientId and secret, sent from `address`; throws an ApiError when it refuses them. */
+  /** HTTP Basic: an API token's clientId and secret, sent from `address`, if this process verified them recently. */
+  basicCached(credentials: CredentialCache, clientId: string, secret: string, address: string): Principal | undefined;
+  /** HTTP Basic, checked in the database; throws an ApiError when it refuses them. */
   basic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal>;
   /** Bearer: an agent's access token; undefined when it is unknown or revoked. */
   bearer(ctx: ServiceContext, token: string): Promise<Principal | undefined>;
 }
 
-const principals = new WeakMap<Request, Principal>();
-export const principalOf = (req: Request): Principal | undefined => principals.get(req);
+// Kept on the request itself: a WeakMap entry per request is more work for the garbage collector.
+const PRINCIPAL = Symbol('principal');
+type WithPrincipal = Request & { [PRINCIPAL]?: Principal };
+export const principalOf = (req: Request): Principal | undefined => (req as WithPrincipal)[PRINCIPAL];
 
 /**
  * The validator turns a failed security handler into its own 401 (or a 500 for other statuses),
@@ -48,10 +52,12 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>, authent
     basicAuth: async (req: Request): Promise<boolean> => {
       const credentials = basicCredentials(req.headers.authorization);
       if (credentials === undefined) deny(req, unauthorized('Missing Basic credentials'));
-      let principal: Principal | undefined;
-      try {
+      const address = req.ip ?? '';
+      // Most requests come with credentials verified recently: answered without a promise of its own.
+      let principal = authenticate.basicCached(runtime.credentials, credentials.clientId, credentials.secret, address);
+      if (principal === undefined) try {
         // Outside any transaction: a failed attempt is counted whatever happens to the request.
-        principal = await authenticate.basic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret, req.ip ?? '');
+        principal = await authenticate.basic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret, address);
       } catch (err) {
         if (err instanceof ApiError) deny(req, err);
         // The database failing is not the caller's fault: a 500, not a 401.
@@ -82,7 +88,7 @@ export function securityHandlers(runtime: Runtime, db: Kysely<Database>, authent
  * that is not JSON included).
  */
 function permitted(req: Request, principal: Principal): true {
-  principals.set(req, principal);
+  (req as WithPrincipal)[PRINCIPAL] = principal;
   // The validator matched the operation before its security stage, so it is always there.
   const operation = (req as Request & { openapi?: { schema?: Parameters<typeof authorize>[1] } }).openapi?.schema;
   try {

@@ -65,7 +65,17 @@ function readInput(req: OpenApiRequest, info: OperationInfo): HandlerInput {
   assertSafe(req.body, '/');
   files.forEach((f) => assertSafe(f.originalname, `/${f.fieldname}`));
   if (info.bodyRequired && (req.body === undefined || !hasBody(req))) throw invalidField('/', 'This operation needs a request body.', 'required');
-  return { path, query: typedQuery(query, info.parameters), headers: req.headers as Record<string, string | undefined>, source: req.ip ?? '', body: req.body, files };
+  return {
+    path,
+    query: typedQuery(query, info.parameters),
+    headers: req.headers as Record<string, string | undefined>,
+    // Read only by the operations that throttle by address: Express works req.ip out on every read.
+    get source() {
+      return req.ip ?? '';
+    },
+    body: req.body,
+    files,
+  };
 }
 
 function send(res: Response, result: Result, serialized: string | undefined, replayed = false): void {

@@ -8,6 +8,20 @@ import ipaddr from 'ipaddr.js';
  * or, for anything else, the text percent-encoded (no spaces, no `@`: it goes into cache revocations).
  */
 export function throttledSource(address: string): string {
+  let source = known.get(address);
+  if (source === undefined) {
+    // Parsed once per address, not on every authenticated request; the map is bounded.
+    if (known.size >= MAX_KNOWN) known.clear();
+    source = parse(address);
+    known.set(address, source);
+  }
+  return source;
+}
+
+const MAX_KNOWN = 10_000;
+const known = new Map<string, string>();
+
+function parse(address: string): string {
   if (!ipaddr.isValid(address)) return encodeURIComponent(address);
   // process() turns an IPv4-mapped IPv6 address (::ffff:192.0.2.1, as a dual-stack socket reports it) into IPv4.
   const ip = ipaddr.process(address);

@@ -1,7 +1,7 @@
 // API tokens: issuing (the secret is returned once and only its hash kept), listing, deleting,
 // and authenticating HTTP Basic credentials with a limit on failed attempts per clientId and address.
 import type { components } from '../../generated/openapi.js';
-import type { PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
+import type { CredentialCache, PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
 import { addMs } from '../shared/clock.ts';
 import { badRequest, notFound, unauthorized } from '../shared/errors.ts';
 import { requireHeldGrants } from '../shared/grants.ts';
@@ -85,19 +85,26 @@ export const AUTHENTICATION_LIMIT: FailureLimit = {
 };
 
 /**
- * Checks Basic credentials sent from `address`. Failures are counted per clientId (whatever was
- * sent) and client address, in the database (limits/failure-limits.service.ts): after 10, that
+ * The principal of Basic credentials this process verified recently, without a database round
+ * trip; undefined when the database must decide (verifyBasic). A deleted token, or a clientId
+ * throttled for this client, is revoked from every cache before either answers.
+ */
+export function cachedBasic(credentials: CredentialCache, clientId: string, secret: string, address: string): Principal | undefined {
+  return CLIENT_ID.test(clientId) ? credentials.lookup(clientId, throttledSource(address), secret) : undefined;
+}
+
+/**
+ * Checks Basic credentials sent from `address` in the database (when cachedBasic has none) and
+ * caches them when they pass. Failures are counted per clientId (whatever was sent) and client
+ * address, in the database (limits/failure-limits.service.ts): after 10, that
  * address's requests with that clientId get 429, even with the right secret, until an attempt
  * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
  * other address is not affected, so nobody who knows a clientId can lock its owner out.
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
-export async function authenticateBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
+export async function verifyBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
   const validId = CLIENT_ID.test(clientId);
   const source = throttledSource(address);
-  // A deleted token, or a clientId throttled for this client, is revoked from every cache before either answers.
-  const cached = validId ? ctx.credentials.lookup(clientId, source, secret) : undefined;
-  if (cached !== undefined) return cached;
   const generation = ctx.credentials.generation;
   const at = ctx.clock.now();
   const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
