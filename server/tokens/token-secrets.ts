@@ -6,6 +6,8 @@ export const newClientId = (): string => randomBytes(16).toString('hex');
 export const newClientSecret = (): string => `sk_sandbox_${randomBytes(32).toString('base64url')}`;
 // One-shot: every authenticated request hashes its secret, and a Hash object per call costs more (bench/README.md).
 export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
+/** The same digest as base64 text (the credential cache compares these). */
+export const secretDigest = (secret: string): string => hash('sha256', secret, 'base64');
 
 /** Compares digests, never the raw strings, so the comparison time does not depend on the input length. */
 export const secretMatches = (secret: string, storedHash: Buffer): boolean => {
