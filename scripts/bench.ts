@@ -4,7 +4,8 @@
 //   - GET routes at 10 connections: the server on PostgreSQL and on PGlite against the Prism mock
 //     of the same bundle, against the same server without express-openapi-validator, and against
 //     the route's floor (scripts/bench/floor-server.ts): node:http running the route's one
-//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite; the
+//     statement and writing the same answer, with nothing else, on PostgreSQL and on PGlite, and
+//     the same floor routed by Express 5 (what the framework alone costs); the
 //     list route also at limit=2, an answer the size of Prism's (its example holds two customers);
 //   - transfer-outs and quotes created+executed per second over HTTP on PostgreSQL against a
 //     raw-SQL loop doing the same ledger writes (scripts/bench/raw-*.ts), with p99 latencies; the
@@ -153,18 +154,18 @@ try {
     ['GET /config', () => '/config'],
   ];
   // Each route's floor on the same data: what is left when the framework is taken away.
-  const floors = { postgres: await startFloor('postgres', database.url), pglite: await startFloor('pglite', database.url) };
+  const floors = { postgres: await startFloor('postgres', database.url), pglite: await startFloor('pglite', database.url), express: await startFloor('postgres', database.url, 'express') };
   try {
     for (const [label, path] of routes) {
       const run = (t: keyof typeof servers) => () => load({ url: `${servers[t].base}${path(t)}`, headers: { authorization } });
       // The floors read the PostgreSQL server's rows (copied into PGlite for the PGlite floor).
       const floor = (f: keyof typeof floors, duration = SECONDS) => () => load({ url: `${floors[f].base}${path('postgres')}`, duration });
       for (const t of Object.keys(servers) as (keyof typeof servers)[]) await load({ url: `${servers[t].base}${path(t)}`, headers: { authorization }, duration: 1 }); // warm-up
-      for (const f of ['postgres', 'pglite'] as const) await floor(f, 1)(); // warm-up
-      const r = await interleaved({ postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism'), floorPostgres: floor('postgres'), floorPglite: floor('pglite') });
+      for (const f of ['postgres', 'pglite', 'express'] as const) await floor(f, 1)(); // warm-up
+      const r = await interleaved({ postgres: run('postgres'), bare: run('bare'), pglite: run('pglite'), prism: run('prism'), floorPostgres: floor('postgres'), floorPglite: floor('pglite'), floorExpress: floor('express') });
       say(`\n${label}: PostgreSQL ${r.postgres.rps.toFixed(0)} req/s (p99 ${r.postgres.p99} ms), without the validator ${r.bare.rps.toFixed(0)}, PGlite ${r.pglite.rps.toFixed(0)} (p99 ${r.pglite.p99} ms), Prism ${r.prism.rps.toFixed(0)} (p99 ${r.prism.p99} ms)`);
-      say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}`);
-      const failed = r.postgres.failed + r.bare.failed + r.pglite.failed + r.prism.failed + r.floorPostgres.failed + r.floorPglite.failed;
+      say(`${label} floor (node:http, its one statement, the same answer): PostgreSQL ${r.floorPostgres.rps.toFixed(0)} req/s, PGlite ${r.floorPglite.rps.toFixed(0)}; routed by Express on PostgreSQL ${r.floorExpress.rps.toFixed(0)}`);
+      const failed = Object.values(r).reduce((n, x) => n + x.failed, 0);
       // The list's goals against Prism were withdrawn (issue 35): its floor does not reach them here.
       const againstPrism = !label.startsWith('GET /customers?');
       const toPrism = { postgres: r.postgres.rps / r.prism.rps, pglite: r.pglite.rps / r.prism.rps };
@@ -172,6 +173,7 @@ try {
       rows.push({ measure: `${label}: PGlite / Prism mock`, result: ratio(toPrism.pglite), goal: againstPrism ? '≥ 2x' : '', met: againstPrism ? toPrism.pglite >= 2 : undefined });
       const toFloor = { postgres: r.postgres.rps / r.floorPostgres.rps, pglite: r.pglite.rps / r.floorPglite.rps };
       rows.push({ measure: `${label}: server / its floor, PostgreSQL · PGlite`, result: `${ratio(toFloor.postgres)} · ${ratio(toFloor.pglite)}`, goal: '≥ 0.65x', met: toFloor.postgres >= 0.65 && toFloor.pglite >= 0.65 });
+      rows.push({ measure: `${label}: its floor routed by Express / its floor, PostgreSQL`, result: ratio(r.floorExpress.rps / r.floorPostgres.rps), goal: '', met: undefined });
       rows.push({ measure: `${label}: validated / without express-openapi-validator`, result: ratio(r.postgres.rps / r.bare.rps), goal: '≥ 0.50x', met: r.postgres.rps / r.bare.rps >= 0.5 });
       rows.push({ measure: `${label}: p99 on PostgreSQL; non-2xx (all variants)`, result: `${r.postgres.p99} ms; ${failed}`, goal: '≤ 15 ms; 0', met: r.postgres.p99 <= 15 && failed === 0 });
       rows.push({
@@ -182,7 +184,7 @@ try {
       });
       if (label === LIST_AS_PRISM) notes.push("limit=2: Prism answers every list request with the contract's example, which holds two customers; this is the same route with an answer of that size (the server still reads the list's total and signs a cursor).");
     }
-    notes.push("Floors: scripts/bench/floor-server.ts, node:http running each route's repository query (its SQL compiled once) through the server's database layer and answering the same JSON (the server's mappers, the same list envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own.");
+    notes.push("Floors: scripts/bench/floor-server.ts, node:http running each route's repository query (its SQL compiled once) through the server's database layer and answering the same JSON (the server's mappers, the same list envelope); no Express, validation or authentication. On PGlite it copies the rows into a database of its own. Routed by Express: the same process with an Express 5 app (express.json() and the three routes) in front of the same work.");
   } finally {
     await Promise.all([...Object.values(servers), ...Object.values(floors)].map((s) => s.stop()));
   }

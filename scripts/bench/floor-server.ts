@@ -6,8 +6,11 @@
 //   /customers?limit=N    listCustomers (first page, its total), toCustomer, the list envelope
 //   /config               findPlatform, toConfig
 // On PGlite (`pglite`), the platform and customers rows are first copied from the PostgreSQL database.
-// `node scripts/bench/floor-server.ts postgres|pglite <database url>`: prints `PORT <n>` when it listens.
-import { createServer } from 'node:http';
+// With `express`, the same work is routed by an Express 5 app (express.json() and the three routes):
+// what the framework alone costs, with nothing of the server's own.
+// `node scripts/bench/floor-server.ts postgres|pglite <database url> [express]`: prints `PORT <n>` when it listens.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import express from 'express';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 // The bench's customers are individuals: no business tax id to open, which the server would do with its keys.
@@ -17,7 +20,8 @@ import { openDatabase } from '../../server/db/database.ts';
 import { toConfig } from '../../server/platform/platform.mapper.ts';
 import { findPlatform } from '../../server/platform/platform.repository.ts';
 
-const [mode, url] = process.argv.slice(2) as ['postgres' | 'pglite', string];
+const [mode, url, framework] = process.argv.slice(2) as ['postgres' | 'pglite', string, string | undefined];
+const withExpress = framework === 'express';
 const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent };
 
 const source = new pg.Client({ connectionString: url });
@@ -53,7 +57,7 @@ async function answer(url: string): Promise<unknown> {
   return row === undefined ? undefined : toCustomer(row, WITHOUT_TAX_ID);
 }
 
-const server = createServer((req, res) => {
+const respond = (req: IncomingMessage, res: ServerResponse) => {
   answer(req.url ?? '/').then(
     (body) => {
       res.statusCode = body === undefined ? 404 : 200;
@@ -65,6 +69,16 @@ const server = createServer((req, res) => {
       res.end();
     },
   );
-});
+};
+function expressApp() {
+  const app = express();
+  app.use(express.json());
+  app.get('/customers', respond);
+  app.get('/customers/:id', respond);
+  app.get('/config', respond);
+  return app;
+}
+
+const server = createServer(withExpress ? expressApp() : respond);
 server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT ${(server.address() as { port: number }).port}\n`));
 process.on('SIGTERM', () => process.exit(0));

@@ -73,10 +73,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The list route's floor (floor-server.ts) on `url`'s data, on PostgreSQL or copied into PGlite; `base` answers the list at any path. */
-export async function startFloor(database: 'postgres' | 'pglite', url: string): Promise<Running> {
+/** The GET routes' floor (floor-server.ts) on `url`'s data, on PostgreSQL or copied into PGlite, routed by Express with `framework`. */
+export async function startFloor(database: 'postgres' | 'pglite', url: string, framework?: 'express'): Promise<Running> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/bench/floor-server.ts', database, url], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['scripts/bench/floor-server.ts', database, url, ...(framework === undefined ? [] : [framework])], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
