@@ -21,5 +21,14 @@ describe('throttledSource', () => {
     expect(throttledSource('')).toBe('');
     expect(throttledSource('not an address')).toBe('not%20an%20address');
     expect(throttledSource('a@b')).toBe('a%40b');
+    const long = `${'x'.repeat(100)} @`;
+    expect(throttledSource(long)).toBe(`${'x'.repeat(100)}%20%40`);
+  });
+
+  it('asked again, each address gets the same answer (answers are remembered per address)', () => {
+    const addresses = ['192.0.2.7', '192.0.2.8', '::ffff:192.0.2.7', '2001:db8:5:6::1', '2001:db8:5:7::1', 'not an address', `${'y'.repeat(80)}@`];
+    const expected = ['192.0.2.7', '192.0.2.8', '192.0.2.7', '2001:db8:5:6::/64', '2001:db8:5:7::/64', 'not%20an%20address', `${'y'.repeat(80)}%40`];
+    expect(addresses.map(throttledSource)).toEqual(expected);
+    expect(addresses.map(throttledSource)).toEqual(expected);
   });
 });

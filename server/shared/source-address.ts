@@ -8,6 +8,9 @@ import ipaddr from 'ipaddr.js';
  * or, for anything else, the text percent-encoded (no spaces, no `@`: it goes into cache revocations).
  */
 export function throttledSource(address: string): string {
+  // Behind a trusted proxy the address is whatever X-Forwarded-For says: only what can be an IP
+  // address is remembered, so the map stays small whatever a client sends.
+  if (address.length > MAX_ADDRESS_LENGTH) return parse(address);
   let source = known.get(address);
   if (source === undefined) {
     // Parsed once per address, not on every authenticated request; the map is bounded.
@@ -19,6 +22,8 @@ export function throttledSource(address: string): string {
 }
 
 const MAX_KNOWN = 10_000;
+/** The longest IPv6 address text, an IPv4-mapped one with a zone index, is well under this. */
+const MAX_ADDRESS_LENGTH = 64;
 const known = new Map<string, string>();
 
 function parse(address: string): string {
