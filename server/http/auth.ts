@@ -48,22 +48,22 @@ function basicCredentials(header: string | undefined): { clientId: string; secre
 }
 
 export function securityHandlers(runtime: Runtime, db: Kysely<Database>, authenticate: Authenticators) {
+  // Outside any transaction: a failed attempt is counted whatever happens to the request.
+  const verified = (clientId: string, secret: string, address: string) => authenticate.basic(collectingContext(runtime, db).ctx, clientId, secret, address);
   return {
     basicAuth: async (req: Request): Promise<boolean> => {
       const credentials = basicCredentials(req.headers.authorization);
       if (credentials === undefined) deny(req, unauthorized('Missing Basic credentials'));
       const address = req.ip ?? '';
       // Most requests come with credentials verified recently: answered without a promise of its own.
-      let principal = authenticate.basicCached(runtime.credentials, credentials.clientId, credentials.secret, address);
-      if (principal === undefined) try {
-        // Outside any transaction: a failed attempt is counted whatever happens to the request.
-        principal = await authenticate.basic(collectingContext(runtime, db).ctx, credentials.clientId, credentials.secret, address);
-      } catch (err) {
-        if (err instanceof ApiError) deny(req, err);
-        // The database failing is not the caller's fault: a 500, not a 401.
-        runtime.log.error({ err }, 'authentication failed on our side');
-        deny(req, internalError());
-      }
+      const principal =
+        authenticate.basicCached(runtime.credentials, credentials.clientId, credentials.secret, address) ??
+        (await verified(credentials.clientId, credentials.secret, address).catch((err: unknown) => {
+          if (err instanceof ApiError) deny(req, err);
+          // The database failing is not the caller's fault: a 500, not a 401.
+          runtime.log.error({ err }, 'authentication failed on our side');
+          deny(req, internalError());
+        }));
       return permitted(req, principal);
     },
     bearerAuth: async (req: Request): Promise<boolean> => {
