@@ -128,12 +128,12 @@ export function pageQuery<TB extends Listable, P extends TemplateParams, Row ext
     const { rows } = await db.executeQuery(rowsOf(db, { ...filters, ...position }, carried === undefined ? `${order} counted` : order));
     const first = rows[0];
     // A page without rows has none to carry the total: a first page has no matches then, and an old cursor's count runs on its own.
-    const total =
+    const totalCount =
       carried ?? (first !== undefined ? Number(first.total_matches) : page.after === undefined ? 0 : Number((await db.executeQuery(countOf(db, filters))).rows[0]?.n));
     // Cleared in place, not copied away (a copy of each row showed in a list's profile: bench/README.md): JSON drops an
     // undefined value, so a mapper that spreads a row still cannot leak it.
     if (carried === undefined) for (const row of rows) row.total_matches = undefined;
-    return { rows: rows as unknown as Row[], total };
+    return { rows: rows as unknown as Row[], total: totalCount };
   };
 }
 
