@@ -7,11 +7,12 @@
 // (scripts/mock/translate.ts). Answers taken from the spec's examples pass through unchanged.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPrism } from '../contract-tests/support/prism-process.ts';
-import { answerClientErrors, HTTP_LIMITS } from '../server/http/client-errors.ts';
+import { DEFAULT_HTTP_LIMITS } from '../server/http/http-limits.ts';
+import { createHttpServer } from '../server/http/http-server.ts';
 import {
   basePathOf,
   fromProblem,
@@ -132,7 +133,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.writeHead(answer.status, out).end(text);
 }
 
-const front = createServer({ ...HTTP_LIMITS }, (req, res) => {
+// Like the server: its limits, and the HTTP layer's refusals in the error body (server/http/client-errors.ts).
+const front = createHttpServer((req, res) => {
   const started = Date.now();
   // Like the server: every answer names its request.
   res.setHeader('X-Request-Id', randomUUID());
@@ -142,9 +144,7 @@ const front = createServer({ ...HTTP_LIMITS }, (req, res) => {
     if (!res.headersSent) sendError(res, { status: 500, body: { status: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' }, headers: { 'content-type': 'application/json' } });
     else res.destroy();
   });
-});
-// Like the server: the HTTP layer's refusals in the error body (server/http/client-errors.ts).
-answerClientErrors(front);
+}, DEFAULT_HTTP_LIMITS);
 front.on('error', (err) => {
   console.error(`mock: cannot serve on ${host}:${port}: ${err.message}`);
   stopping = true;

@@ -2,6 +2,7 @@
 // work with stops it at start with a message that says what to change, never later with a 500.
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/http-limits.ts';
 
 export interface Config {
   host: string;
@@ -36,7 +37,13 @@ export interface Config {
   testControls: boolean;
   /** A deliberate bug the reliability tests must catch (PAYMENTS_TEST_FAULT): refused unless NODE_ENV=test. */
   testFault: TestFault | undefined;
+  /** The HTTP layer's timeouts and the bound on one client's connections (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, MAX_CONNECTIONS_PER_ADDRESS). */
+  http: HttpLimits;
+  /** How long a stop (SIGTERM, SIGINT) lets requests in flight finish before it closes their connections (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
 }
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
 
 /**
  * The deliberate bugs: `lost-update` makes the ledger read a balance and then write the value it
@@ -93,6 +100,32 @@ function trustProxy(value: string | undefined, problems: string[]): Config['trus
   return entries;
 }
 
+/** setTimeout's longest delay: a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A whole number from 1 to `max`: no limit of the HTTP layer can be switched off. */
+function positive(name: string, value: string | undefined, fallback: number, max: number, problems: string[]): number {
+  if (value === undefined || value === '') return fallback;
+  const number = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 1 && number <= max)) {
+    problems.push(`${name} must be a whole number from 1 to ${max}, not "${value}".`);
+    return fallback;
+  }
+  return number;
+}
+
+function httpLimits(env: NodeJS.ProcessEnv, problems: string[]): HttpLimits {
+  const limits: HttpLimits = {
+    maxHeaderSize: DEFAULT_HTTP_LIMITS.maxHeaderSize,
+    headersTimeout: positive('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.headersTimeout, MAX_TIMER_MS, problems),
+    requestTimeout: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.requestTimeout, MAX_TIMER_MS, problems),
+    maxConnectionsPerAddress: positive('MAX_CONNECTIONS_PER_ADDRESS', env.MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress, 1_000_000, problems),
+  };
+  // Node refuses the pair otherwise: the headers are part of the request.
+  if (limits.headersTimeout > limits.requestTimeout) problems.push(`HEADERS_TIMEOUT_MS (${limits.headersTimeout}) must not be longer than REQUEST_TIMEOUT_MS (${limits.requestTimeout}).`);
+  return limits;
+}
+
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
 const BASE64_KEY = /^[A-Za-z0-9+/_-]{43}=?$/;
 
@@ -141,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     testControls: env.NODE_ENV === 'test',
     testFault: testFault(env.PAYMENTS_TEST_FAULT, env.NODE_ENV === 'test', problems),
+    http: httpLimits(env, problems),
+    shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, MAX_TIMER_MS, problems),
   };
   if (production && !config.validateRequests) problems.push('VALIDATE_REQUESTS=0 is for benchmarks only; NODE_ENV=production always validates requests.');
   if (problems.length > 0) throw new ConfigError(`The server cannot start:\n  - ${problems.join('\n  - ')}`);

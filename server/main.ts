@@ -1,5 +1,6 @@
 // `npm start`: the server process. It checks the configuration, starts the server (server.ts),
-// prints the first API token when this start created it, and stops cleanly on SIGINT and SIGTERM.
+// prints the first API token when this start created it, and stops cleanly on SIGINT and SIGTERM,
+// within its deadline whatever is still running.
 // Anything that prevents a correct start stops it with a message saying what to change.
 //
 // Node's compile cache keeps every module compiled (and its types stripped) on disk, so a restart
@@ -13,6 +14,9 @@ const { isStartRefusal, startServer } = await import('./server.ts');
 const { BASE_PATH } = await import('./app.ts');
 const { loadConfig } = await import('./config.ts');
 const { pino } = await import('pino');
+
+/** What a stop may take after the requests' deadline: the jobs' and the database's ends. */
+const AFTER_DEADLINE_MS = 5_000;
 
 /** A refusal to start: its message is for the person starting the server, not a stack trace. */
 function refuse(message: string): never {
@@ -46,7 +50,20 @@ try {
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    void server.close().then(() => process.exit(0));
+    // close() closes the connections left at the deadline; what comes after it (a job finishing, the
+    // database's sessions ending) gets a little more, and then the process ends regardless.
+    const overdue = setTimeout(() => {
+      log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'the stop did not finish in time: exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + AFTER_DEADLINE_MS);
+    overdue.unref();
+    void server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'the stop failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -3,11 +3,10 @@
 // token exist, and runs the background jobs; `close` undoes it all, in the reverse order. Used by
 // `npm start` (main.ts, which adds the process's signals and messages) and by tests that run a
 // server of their own inside their process.
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
-import { answerClientErrors, HTTP_LIMITS } from './http/client-errors.ts';
+import { closeWithin, createHttpServer } from './http/http-server.ts';
 import { boot } from './boot.ts';
 import { ConfigError, type Config } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
@@ -34,7 +33,10 @@ export interface StartedServer {
   keySource: string;
   /** The first API token, when this start created the sandbox platform: its secret is shown nowhere else. */
   created: { clientId: string; clientSecret: string } | undefined;
-  /** Stops listening, lets requests in flight finish, stops the jobs and closes the database. */
+  /**
+   * Stops listening, lets requests in flight finish for up to the configured shutdown timeout,
+   * closes the connections left, stops the jobs and closes the database.
+   */
   close(): Promise<void>;
 }
 
@@ -44,8 +46,7 @@ export async function startServer(config: Config, log: Logger): Promise<StartedS
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
   const app = createApp({ runtime, db: handle.db, validateResponses: config.validateResponses, validateRequests: config.validateRequests, trustProxy: config.trustProxy, testControls: config.testControls });
-  const server = createServer({ ...HTTP_LIMITS }, app);
-  answerClientErrors(server);
+  const server = createHttpServer(app, config.http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -60,12 +61,7 @@ export async function startServer(config: Config, log: Logger): Promise<StartedS
         : `Cannot listen on ${config.host}:${config.port}: ${err.message}`,
     );
   });
-  const stopListening = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Idle keep-alive connections would hold close() open.
-      server.closeIdleConnections();
-    });
+  const stopListening = () => closeWithin(server, config.shutdownTimeoutMs);
 
   const bootstrap = await unitOfWork(runtime, handle.db, (ctx) => bootstrapPlatform(ctx, config.bootstrapCredentials)).catch(async (err: unknown) => {
     await stopListening();

@@ -18,6 +18,7 @@ import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type Sto
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';
 import { principalOf } from './auth.ts';
+import { isAbandoned } from './client-errors.ts';
 import { refuseUnparsableBody } from './json-body.ts';
 import type { OperationInfo } from './contract-index.ts';
 import { toApiError } from './error-handler.ts';
@@ -137,6 +138,9 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
     const op = req.openapi?.schema;
     if (op === undefined) return next();
+    // Its connection was refused (the 408 of a body that came too late): that was its answer, and
+    // the client was told it did not run.
+    if (isAbandoned(req)) return;
     try {
       // `security: []` (redeeming a device code): no credentials, nobody in particular.
       const principal = principalOf(req) ?? (Array.isArray(op.security) && op.security.length === 0 ? PUBLIC : undefined);
