@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientErrorAnswer, HTTP_LIMITS } from '../../server/http/client-errors.ts';
+import { clientErrorAnswer } from '../../server/http/client-errors.ts';
+import { DEFAULT_HTTP_LIMITS as HTTP_LIMITS } from '../../server/http/http-limits.ts';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../server/config.ts';
 import { BENEFICIARY_NAME_CHECK, type NameCheckOutcome } from '../../server/simulation/beneficiary-name-check.ts';
 import { SANDBOX_MAGIC_VALUES } from '../../server/simulation/embedded-wallet.ts';
 import { KYB_OUTCOMES } from '../../server/simulation/kyb.ts';
@@ -79,6 +81,10 @@ describe('the errors catalogue', () => {
     expect(text).toContain(`${HTTP_LIMITS.maxHeaderSize / 1024} KiB`);
     expect(text).toContain(`${HTTP_LIMITS.headersTimeout / 1000} seconds`);
     expect(text).toContain(`${HTTP_LIMITS.requestTimeout / 60_000} minutes`);
+    // The limits that end connections without an answer of their own, listed below the table.
+    const errors = guide('Errors');
+    expect(errors).toContain(`${HTTP_LIMITS.maxConnectionsPerAddress} connections`);
+    expect(errors).toContain(`${DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000} seconds to finish`);
   });
 
   it('says every 401 carries a reason, which Error401 requires (so the contract check of every 401 checks it)', () => {
