@@ -3,6 +3,7 @@
 // and spec it serves.
 // These are properties of the server, not of the contract's operations, so they do not run on
 // the mock, and go to the server directly (past the Prism proxy, which knows only the contract).
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, inject } from 'vitest';
@@ -92,6 +93,33 @@ describeServer('refusals of the HTTP layer, in the error shape (through a bare s
     expect(responses.map((r) => r.status)).toEqual([200, 400]);
     expect(JSON.parse(responses[0]?.body ?? '')).toHaveProperty('id');
     await expectErrorAnswer(responses[1], 400, 'INVALID_INPUT');
+  });
+
+  itServer('a malformed chunked body (the probe\'s, no credentials) is 400 INVALID_INPUT at once, and the connection closed', async () => {
+    const base = server();
+    const request = `POST ${base.pathname}/customers HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`;
+    const started = performance.now();
+    // The request is running (Express has it, waiting for its body), which must not hold the answer.
+    const { responses, error } = await rawExchange(origin, request);
+    const ms = performance.now() - started;
+    expect(error).toBeUndefined();
+    expect(responses).toHaveLength(1);
+    await expectErrorAnswer(responses[0], 400, 'INVALID_INPUT');
+    // Node's own server answers in about 13 ms; the next timeout is minutes away.
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  itServer('a chunked body that turns malformed after a valid chunk is refused alike, and nothing is created', async () => {
+    const base = server();
+    const platformCustomerId = `chunked-${randomUUID()}`;
+    const body = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId });
+    const request = `POST ${base.pathname}/customers HTTP/1.1\r\nHost: ${base.host}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\nzz\r\n\r\n`;
+    const { responses, error } = await rawExchange(origin, request);
+    expect(error).toBeUndefined();
+    expect(responses).toHaveLength(1);
+    await expectErrorAnswer(responses[0], 400, 'INVALID_INPUT');
+    const listed = await call('GET', `/customers?platformCustomerId=${platformCustomerId}`);
+    expect(listed.body).toMatchObject({ data: [] });
   });
 
   itServer('a 20,000-character path is 431 REQUEST_HEADERS_TOO_LARGE', async () => {

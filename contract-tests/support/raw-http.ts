@@ -1,7 +1,7 @@
 // HTTP/1.1 through a bare TCP socket, for requests no HTTP client sends (a body longer than its
 // Content-Length, a request line of 100,000 characters): the bytes go as written, and every
 // response the server writes back is read until it closes the connection, or an error (a reset).
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -34,16 +34,31 @@ function parseResponses(data: Buffer): RawResponse[] {
 
 /** Sends `request` as it is to the server at `origin` and reads what comes back until the connection ends. */
 export function rawExchange(origin: string, request: string | Buffer, timeoutMs = 10_000): Promise<RawExchange> {
+  return openExchange(origin, request, { timeoutMs }).done;
+}
+
+export interface OpenExchange {
+  /** The connection, still writable after the server's answer (half-open), for what a client sends later. */
+  socket: Socket;
+  /** What came back, once the connection has ended. */
+  done: Promise<RawExchange>;
+}
+
+/** `rawExchange`, with the socket kept at hand: more can be written on it while the exchange runs. */
+export function openExchange(origin: string, request: string | Buffer, options: { timeoutMs?: number; localAddress?: string } = {}): OpenExchange {
   const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true, ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }) });
+  const done = new Promise<RawExchange>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let error: string | undefined;
-    const socket = connect({ host: hostname, port: Number(port) });
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no end of the exchange within ${timeoutMs} ms`)));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       error = err.code ?? err.message;
     });
+    // The server's end is the end of the exchange: our side closes then too.
+    socket.on('end', () => socket.end());
     socket.on('close', () => {
       try {
         resolve({ responses: parseResponses(Buffer.concat(chunks)), error });
@@ -51,6 +66,7 @@ export function rawExchange(origin: string, request: string | Buffer, timeoutMs 
         reject(err as Error);
       }
     });
-    socket.write(request);
   });
+  socket.write(request);
+  return { socket, done };
 }

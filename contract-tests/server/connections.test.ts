@@ -1,0 +1,109 @@
+// Every connection ends in bounded time, whatever the client sends or does not send: a request
+// whose body stops arriving, or whose head does, is answered 408 at the configured timeout and its
+// connection closed, and the request never runs, even if the rest of it comes later; a stop lets
+// the requests in flight finish, closes what is left at its deadline and exits. Servers of the
+// file's own, with timeouts of a second or two instead of minutes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeoutCheckInterval } from '../../server/http/http-limits.ts';
+import { loadConfig } from '../../server/config.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
+import { openExchange, rawExchange, type RawResponse } from '../support/raw-http.ts';
+import { jsonHeaders, newCredentials, serverEnv, startServer } from '../support/server-process.ts';
+
+const HEADERS_TIMEOUT_MS = 1_000;
+const REQUEST_TIMEOUT_MS = 2_000;
+const timeouts = { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
+/** How late node may notice a timeout (it looks every so often), plus a busy machine's delay. */
+const LATE_MS = timeoutCheckInterval(loadConfig(serverEnv(timeouts)).http) + 1_500;
+
+function expectTimeoutAnswer(responses: RawResponse[]) {
+  expect(responses.map((r) => r.status)).toEqual([408]);
+  expect(responses[0]?.headers.connection).toBe('close');
+  expect(JSON.parse(responses[0]?.body ?? '')).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+}
+
+describe('a request that stops arriving', () => {
+  const token = newCredentials();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, ...timeouts });
+  });
+  afterAll(() => server?.stop());
+
+  const head = (path: string, headers: string) => `POST ${new URL(server.baseUrl).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}`;
+
+  it('a body short of its Content-Length is 408 REQUEST_TIMEOUT at the request timeout; the rest sent after the answer does not run it', async () => {
+    const platformCustomerId = `short-${crypto.randomUUID()}`;
+    const body = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId });
+    const authorization = jsonHeaders(token).Authorization;
+    // The probe's request: a Content-Length the body never reaches (here, 10 bytes short).
+    const started = performance.now();
+    const exchange = openExchange(server.origin, `${head('/customers', `Authorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)}${body.slice(0, -10)}`);
+    // A client that goes on sending once answered: the request it completes must not run.
+    exchange.socket.once('data', () => exchange.socket.write(body.slice(-10)));
+    const { responses, error } = await exchange.done;
+    const ms = performance.now() - started;
+    expect(error).toBeUndefined();
+    expectTimeoutAnswer(responses);
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(REQUEST_TIMEOUT_MS + LATE_MS);
+    const res = await fetch(`${server.baseUrl}/customers?platformCustomerId=${platformCustomerId}`, { headers: jsonHeaders(token) });
+    expect(((await res.json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('a chunked body that stops arriving is 408 too', async () => {
+    const started = performance.now();
+    const { responses, error } = await rawExchange(server.origin, `${head('/customers', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n')}5\r\n{"a":`);
+    expect(error).toBeUndefined();
+    expectTimeoutAnswer(responses);
+    expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + LATE_MS);
+  });
+
+  it('a request head that stops arriving is 408 at the headers timeout', async () => {
+    const started = performance.now();
+    const { responses, error } = await rawExchange(server.origin, head('/customers', 'Content-Type: application/json\r\n'));
+    const ms = performance.now() - started;
+    expect(error).toBeUndefined();
+    expectTimeoutAnswer(responses);
+    expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
+  });
+
+  it('a connection that sends nothing is closed at the headers timeout', async () => {
+    const started = performance.now();
+    const { responses } = await rawExchange(server.origin, '');
+    expect(responses.map((r) => r.status)).toEqual([408]);
+    expect(performance.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
+  });
+});
+
+describe('a stop', () => {
+  it('SIGTERM: the request in flight is answered, a stuck connection is closed at the deadline, and the process exits', async () => {
+    const token = newCredentials();
+    const SHUTDOWN_TIMEOUT_MS = 1_500;
+    // The default request timeout (5 minutes): only the stop's deadline can end the stuck request.
+    const server = await startServer({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    try {
+      const base = new URL(server.baseUrl);
+      const stuck = openExchange(server.origin, `POST ${base.pathname}/customers HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":12345`, { timeoutMs: 60_000 });
+      // A request that takes a while (a test control delays its answer), in flight when the signal comes.
+      const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '700' } });
+      await new Promise((r) => setTimeout(r, 300));
+      const started = performance.now();
+      const exited = server.stop('SIGTERM');
+      const answered = await slow;
+      expect(answered.status).toBe(200);
+      expect(await answered.json()).toHaveProperty('id');
+      const { responses } = await stuck.done;
+      const stuckClosedMs = performance.now() - started;
+      // Closed, not answered: the request was cut off by the stop.
+      expect(responses).toEqual([]);
+      expect(await exited).toBe(0);
+      const exitedMs = performance.now() - started;
+      expect(stuckClosedMs).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS - 50);
+      expect(exitedMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 3_000);
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  });
+});
