@@ -44,11 +44,17 @@ export function serverEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
-/** Spawns the server; `PORT` is chosen unless `env.PORT` is given. Does not wait for it. */
-export async function spawnServer(env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+/**
+ * Spawns the server; `PORT` is chosen unless `env.PORT` is given. Does not wait for it. With
+ * `openFiles`, the process may hold at most that many file descriptors (soft and hard limit, so
+ * node cannot raise it), as a small machine's server would.
+ */
+export async function spawnServer(env: NodeJS.ProcessEnv = {}, options: { openFiles?: number } = {}): Promise<ServerProcess> {
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
+  const node = [process.execPath, ...TEST_PROCESS_FLAGS, 'server/main.ts'];
+  const [command = '', ...args] = options.openFiles === undefined ? node : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.openFiles), ...node];
   // Own process group, so stopping it also stops anything it forked.
-  const child = spawn(process.execPath, [...TEST_PROCESS_FLAGS, 'server/main.ts'], {
+  const child = spawn(command, args, {
     cwd: root,
     env: serverEnv({ ...env, PORT: String(port) }),
     detached: true,
