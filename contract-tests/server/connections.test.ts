@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeoutCheckInterval } from '../../server/http/http-limits.ts';
 import { loadConfig } from '../../server/config.ts';
+import { target } from '../support/api.ts';
 import { startInProcess, type TestServer } from '../support/in-process-server.ts';
 import { openExchange, rawExchange, type RawResponse } from '../support/raw-http.ts';
 import { jsonHeaders, newCredentials, serverEnv, startServer } from '../support/server-process.ts';
@@ -22,7 +23,8 @@ function expectTimeoutAnswer(responses: RawResponse[]) {
   expect(JSON.parse(responses[0]?.body ?? '')).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
 }
 
-describe('a request that stops arriving', () => {
+// The HTTP layer is the same on every target: run once, on the embedded database's pass.
+describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurrent: true }, () => {
   const token = newCredentials();
   let server: TestServer;
   beforeAll(async () => {
@@ -77,7 +79,7 @@ describe('a request that stops arriving', () => {
   });
 });
 
-describe('a stop', () => {
+describe.skipIf(target !== 'pglite')('a stop', () => {
   it('SIGTERM: the request in flight is answered, a stuck connection is closed at the deadline, and the process exits', async () => {
     const token = newCredentials();
     const SHUTDOWN_TIMEOUT_MS = 1_500;
