@@ -5,10 +5,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { throttledSource } from '../shared/source-address.ts';
 
-/** Closes at once, before anything is read or allocated for it, a connection beyond `max` open from one client. */
+/** Closes at once, before anything is read from it, a connection beyond `max` open from one client. */
 export function limitConnectionsPerAddress(server: Server, max: number): void {
   const open = new Map<string, number>();
-  // Ahead of node's own listener: a refused connection gets no HTTP parser.
+  // Ahead of node's own listener, so that it never reads from a refused connection.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) {
