@@ -80,6 +80,21 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
 });
 
 describe.skipIf(target !== 'pglite')('a stop', () => {
+  it('with nothing stuck ends once the request in flight is answered, not at the deadline: its keep-alive connection is closed then', async () => {
+    const token = newCredentials();
+    const SHUTDOWN_TIMEOUT_MS = 4_000;
+    const server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    // fetch keeps its connection open for the next request once answered.
+    const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '500' } });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    const stopped = server.stop();
+    expect((await slow).status).toBe(200);
+    await stopped;
+    expect(performance.now() - started).toBeLessThan(SHUTDOWN_TIMEOUT_MS - 1_000);
+  });
+
+
   it('SIGTERM: the request in flight is answered, a stuck connection is closed at the deadline, and the process exits', async () => {
     const token = newCredentials();
     const SHUTDOWN_TIMEOUT_MS = 1_500;
