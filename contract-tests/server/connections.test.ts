@@ -14,8 +14,13 @@ import { jsonHeaders, newCredentials, serverEnv, startServer } from '../support/
 const HEADERS_TIMEOUT_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 2_000;
 const timeouts = { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
-/** How late node may notice a timeout (it looks every so often), plus a busy machine's delay. */
-const LATE_MS = timeoutCheckInterval(loadConfig(serverEnv(timeouts)).http) + 1_500;
+/**
+ * How late node may notice a timeout (it looks every so often), plus a busy machine's delay (this
+ * file's server shares its process with other files' tests). Without an answer at the timeout, there
+ * is none at all: the exchanges give up after 15 s.
+ */
+const LATE_MS = timeoutCheckInterval(loadConfig(serverEnv(timeouts)).http) + 4_000;
+const GIVE_UP = { timeoutMs: 15_000 };
 
 function expectTimeoutAnswer(responses: RawResponse[]) {
   expect(responses.map((r) => r.status)).toEqual([408]);
@@ -40,7 +45,7 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
     const authorization = jsonHeaders(token).Authorization;
     // The probe's request: a Content-Length the body never reaches (here, 10 bytes short).
     const started = performance.now();
-    const exchange = openExchange(server.origin, `${head('/customers', `Authorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)}${body.slice(0, -10)}`);
+    const exchange = openExchange(server.origin, `${head('/customers', `Authorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)}${body.slice(0, -10)}`, GIVE_UP);
     // A client that goes on sending once answered: the request it completes must not run.
     exchange.socket.once('data', () => exchange.socket.write(body.slice(-10)));
     const { responses, error } = await exchange.done;
@@ -55,7 +60,7 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
 
   it('a chunked body that stops arriving is 408 too', async () => {
     const started = performance.now();
-    const { responses, error } = await rawExchange(server.origin, `${head('/customers', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n')}5\r\n{"a":`);
+    const { responses, error } = await rawExchange(server.origin, `${head('/customers', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n')}5\r\n{"a":`, GIVE_UP.timeoutMs);
     expect(error).toBeUndefined();
     expectTimeoutAnswer(responses);
     expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + LATE_MS);
@@ -63,7 +68,7 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
 
   it('a request head that stops arriving is 408 at the headers timeout', async () => {
     const started = performance.now();
-    const { responses, error } = await rawExchange(server.origin, head('/customers', 'Content-Type: application/json\r\n'));
+    const { responses, error } = await rawExchange(server.origin, head('/customers', 'Content-Type: application/json\r\n'), GIVE_UP.timeoutMs);
     const ms = performance.now() - started;
     expect(error).toBeUndefined();
     expectTimeoutAnswer(responses);
@@ -73,7 +78,7 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
 
   it('a connection that sends nothing is closed at the headers timeout', async () => {
     const started = performance.now();
-    const { responses } = await rawExchange(server.origin, '');
+    const { responses } = await rawExchange(server.origin, '', GIVE_UP.timeoutMs);
     expect(responses.map((r) => r.status)).toEqual([408]);
     expect(performance.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
   });
@@ -82,7 +87,8 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
 describe.skipIf(target !== 'pglite')('a stop', () => {
   it('with nothing stuck ends once the request in flight is answered, not at the deadline: its keep-alive connection is closed then', async () => {
     const token = newCredentials();
-    const SHUTDOWN_TIMEOUT_MS = 4_000;
+    // Long: node alone would close the idle connection at its keep-alive timeout (5 s), this stop at once.
+    const SHUTDOWN_TIMEOUT_MS = 20_000;
     const server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
     // fetch keeps its connection open for the next request once answered.
     const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '500' } });
@@ -91,7 +97,7 @@ describe.skipIf(target !== 'pglite')('a stop', () => {
     const stopped = server.stop();
     expect((await slow).status).toBe(200);
     await stopped;
-    expect(performance.now() - started).toBeLessThan(SHUTDOWN_TIMEOUT_MS - 1_000);
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
 
@@ -118,7 +124,8 @@ describe.skipIf(target !== 'pglite')('a stop', () => {
       expect(await exited).toBe(0);
       const exitedMs = performance.now() - started;
       expect(stuckClosedMs).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS - 50);
-      expect(exitedMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 3_000);
+      // Before main.ts gives up on the rest of the stop (5 s after the deadline, exit code 1).
+      expect(exitedMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 4_500);
     } finally {
       await server.stop('SIGKILL');
     }
