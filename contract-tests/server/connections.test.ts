@@ -90,9 +90,11 @@ describe.skipIf(target !== 'pglite')('a stop', () => {
     // Long: node alone would close the idle connection at its keep-alive timeout (5 s), this stop at once.
     const SHUTDOWN_TIMEOUT_MS = 20_000;
     const server = await startInProcess({ PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-    // fetch keeps its connection open for the next request once answered.
-    const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '500' } });
-    await new Promise((r) => setTimeout(r, 100));
+    // fetch keeps its connection open for the next request once answered: the first one opens it,
+    // so that the slow one is in flight on it, not waiting to connect, when the stop comes.
+    expect((await fetch(`${server.baseUrl}/config`, { headers: jsonHeaders(token) })).status).toBe(200);
+    const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '800' } });
+    await new Promise((r) => setTimeout(r, 300));
     const started = performance.now();
     const stopped = server.stop();
     expect((await slow).status).toBe(200);
@@ -109,9 +111,11 @@ describe.skipIf(target !== 'pglite')('a stop', () => {
     try {
       const base = new URL(server.baseUrl);
       const stuck = openExchange(server.origin, `POST ${base.pathname}/customers HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":12345`, { timeoutMs: 60_000 });
-      // A request that takes a while (a test control delays its answer), in flight when the signal comes.
-      const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '700' } });
-      await new Promise((r) => setTimeout(r, 300));
+      // A request that takes a while (a test control delays its answer), in flight when the signal
+      // comes, on a connection a first request opened (and by when the stuck one was accepted).
+      expect((await fetch(`${server.baseUrl}/config`, { headers: jsonHeaders(token) })).status).toBe(200);
+      const slow = fetch(`${server.baseUrl}/config`, { headers: { ...jsonHeaders(token), 'X-Test-Delay-Ms': '1000' } });
+      await new Promise((r) => setTimeout(r, 500));
       const started = performance.now();
       const exited = server.stop('SIGTERM');
       const answered = await slow;
