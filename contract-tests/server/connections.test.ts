@@ -76,6 +76,21 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
     expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
   });
 
+  it('a refusal waits for the request still running before it, but no longer than the request timeout', async () => {
+    const authorization = jsonHeaders(token).Authorization;
+    const path = new URL(server.baseUrl).pathname;
+    // A request that runs past the request timeout (a test control holds it 6 s), then bytes that are not HTTP.
+    const request = `GET ${path}/config HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nX-Test-Delay-Ms: 6000\r\n\r\nNOT HTTP\r\n\r\n`;
+    const started = performance.now();
+    const { responses, error } = await rawExchange(server.origin, request, GIVE_UP.timeoutMs);
+    const ms = performance.now() - started;
+    expect(error).toBeUndefined();
+    // The refusal alone, at the request timeout: the connection was not held for the stuck answer.
+    expect(responses.map((r) => r.status)).toEqual([400]);
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(6_000);
+  });
+
   it('a connection that sends nothing is closed at the headers timeout', async () => {
     const started = performance.now();
     const { responses } = await rawExchange(server.origin, '', GIVE_UP.timeoutMs);
