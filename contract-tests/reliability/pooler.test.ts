@@ -1,0 +1,39 @@
+// Past one process: three server processes behind PgBouncer in transaction mode
+// (DATABASE_POOL_MODE=transaction, DATABASE_DIRECT_URL for the LISTEN sessions), with fewer
+// server connections than the processes' clients, so transactions queue in the pooler and run on
+// whichever connection is free. Issue 46's load (24 clients, 600 requests) answers no 5xx, and the
+// same load with the server's default statements (named per connection) is what the pooler breaks.
+import { afterAll, describe, expect, it } from 'vitest';
+import { postgresAdminUrl, startCluster, type Cluster } from '../support/cluster.ts';
+import { cleanupsAfterFile } from '../support/file-cleanups.ts';
+import { customersLoad } from './pooler-load.ts';
+
+const cleanups = cleanupsAfterFile();
+export const POOL_SIZE = 4;
+const POOLED = { pooler: { poolSize: POOL_SIZE } };
+
+describe('three processes behind PgBouncer in transaction mode', () => {
+  let cluster: Cluster | undefined;
+  afterAll(async () => cluster?.close());
+
+  it('24 clients, 600 requests (a third POST /customers, the rest GET /customers?limit=5): no 5xx, through a pool smaller than the clients', async () => {
+    cluster = await startCluster(postgresAdminUrl(), 3, {}, POOLED);
+    const result = await customersLoad(cluster, 24, 600);
+    console.log(`pooler load: ${JSON.stringify(result)}`);
+    expect(result.errors).toEqual([]);
+    expect(result.statuses).toEqual({ 200: 400, 201: 200 });
+    // The transactions did queue for the pooler's few connections.
+    expect(result.peak.servers).toBeLessThanOrEqual(POOL_SIZE);
+    expect(result.peak.clients).toBeGreaterThan(POOL_SIZE);
+  });
+
+  // One process, as in the issue's trial: a second one already fails to start, on a name the first left prepared.
+  it('the control: the same load on one process with statements named per connection (no DATABASE_POOL_MODE) gets 5xx from the pooler', async () => {
+    // The pooler drops the startup `options` (jit=off) it would otherwise refuse, as the issue's trial did.
+    const named = await startCluster(postgresAdminUrl(), 1, { DATABASE_POOL_MODE: '' }, { pooler: { poolSize: POOL_SIZE, ignoreStartupParameters: ['options'] } });
+    cleanups.push(named.close);
+    const result = await customersLoad(named, 24, 600);
+    console.log(`pooler load, named statements: ${JSON.stringify(result.statuses)} ${result.errors[0] ?? ''}`);
+    expect(Object.entries(result.statuses).filter(([status]) => Number(status) >= 500).length).toBeGreaterThan(0);
+  });
+});
