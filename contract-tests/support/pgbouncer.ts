@@ -44,6 +44,10 @@ export async function startPgbouncer(targetUrl: string, options: PoolerOptions):
       'auth_type = any',
       'pool_mode = transaction',
       `default_pool_size = ${options.poolSize}`,
+      // All of them open, and taken in turn rather than the last used first: consecutive statements
+      // of one client land on different server connections, as they do on a busy pooler.
+      `min_pool_size = ${options.poolSize}`,
+      'server_round_robin = 1',
       'reserve_pool_size = 0',
       'max_client_conn = 1000',
       'admin_users = postgres',
