@@ -8,7 +8,7 @@ export interface Config {
   port: number;
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl: string | undefined;
-  /** How DATABASE_URL's connections are shared: `session` (direct or session pooling), or `transaction` (a transaction-mode pooler). */
+  /** DATABASE_URL's connections: `session` (direct, or a session-mode pooler), or `transaction` (a transaction-mode pooler's). */
   databasePoolMode: 'session' | 'transaction';
   /** A direct connection, past any pooler, for what needs a session of its own (LISTEN). */
   databaseDirectUrl: string | undefined;

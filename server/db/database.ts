@@ -2,8 +2,9 @@
 // PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own
 // PostgresDialect, so both run the same code path, with named prepared statements
 // (prepared-statements.ts); behind a transaction-mode pooler (DATABASE_POOL_MODE=transaction),
-// unnamed ones, which any pooler accepts (server/README.md, "Running at scale"). int8 and numeric columns come back as JavaScript numbers, never strings;
-// timestamptz columns as Dates, read by timestamps.ts.
+// unnamed ones, which any pooler accepts (server/README.md, "Running at scale"). int8 and numeric
+// columns come back as JavaScript numbers, never strings; timestamptz columns as Dates, read by
+// timestamps.ts.
 import { PGlite } from '@electric-sql/pglite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -107,8 +108,9 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   if (options.databaseUrl !== undefined) {
     const direct = options.databaseDirectUrl;
     if (options.databasePoolMode === 'transaction') {
-      // Poolers refuse a startup `options` (jit=off: set it on the database or role instead) and
-      // cannot keep a named statement for the next transaction, which may run on another connection.
+      // A pooler may refuse a startup `options` (PgBouncer does: jit=off is the database's or the
+      // role's to set) and cannot keep a named statement for the next transaction, which may run
+      // on another server connection.
       const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
       const db = new Kysely<Database>({ dialect: new PoolerDialect({ pool }) });
       // A database that cannot be reached is reported by the migrations, next.
