@@ -10,6 +10,8 @@
 //   - transfer-outs and quotes created+executed per second over HTTP on PostgreSQL against a
 //     raw-SQL loop doing the same ledger writes (scripts/bench/raw-*.ts), with p99 latencies; the
 //     quote pair's p99 with a customer per connection, and with every connection on one pair;
+//   - the server through PgBouncer in transaction mode against the same server direct
+//     (scripts/bench/pooler.ts), in a section of its own; `-- --pooler` runs only that;
 //   - with `-- --suite`, the whole contract suite on PGlite.
 // Results: printed, and written to bench/results.md. Environment: BENCH_SECONDS (5), BENCH_ROUNDS (3).
 //
@@ -25,6 +27,7 @@ import { CONNECTIONS, interleaved, load, median, ROUNDS, SECONDS, type Load } fr
 import { authorization, freshDatabase, startFloor, startMock, startServer, type Running, type Variant } from './bench/processes.ts';
 import { rawQuotes } from './bench/raw-quotes.ts';
 import { accountConsistent, rawTransferOuts } from './bench/raw-transfers.ts';
+import { poolerBenchmark } from './bench/pooler.ts';
 import { machine, ms, ratio, table, writeResults, writeSection, type Row } from './bench/report.ts';
 import { scaleBenchmark, scaleNotes, scaleSummary, scaleTable } from './bench/scale.ts';
 
@@ -118,6 +121,25 @@ if (process.argv.includes('--scale')) {
 say(`Node ${process.version}; ${SECONDS} s per run, ${ROUNDS} interleaved rounds, 10 connections\n`);
 const database = await freshDatabase();
 if (database === undefined) throw new Error('the benchmark needs PostgreSQL (CONTRACT_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)');
+
+/** The pooler's rows, in their own section of bench/results.md. */
+async function poolerSection(url: string, command: string): Promise<void> {
+  const pooled = await poolerBenchmark(url, say);
+  say(`\n${table(pooled.rows)}`);
+  const alone = command.includes('--pooler') ? ['Run alone (`-- --pooler`), not as part of a whole `npm run bench`: the other sections are from their own runs.'] : [];
+  const text = ['## Through a connection pooler', '', machine(command), '', table(pooled.rows), '', ...[...alone, ...pooled.notes].map((n) => `- ${n}`)];
+  say(`\nwritten to ${writeSection('pooler', text.join('\n'))}`);
+}
+
+if (process.argv.includes('--pooler')) {
+  try {
+    await poolerSection(database.url, 'npm run bench -- --pooler');
+  } finally {
+    await database.drop();
+  }
+  process.exit(0);
+}
+
 try {
   // 1. Ready to serve. The first start on PostgreSQL migrates and bootstraps; the figure is a restart.
   const postgres: Variant = { database: 'postgres', url: database.url };
@@ -271,7 +293,10 @@ try {
     await server.stop();
   }
 
-  // 5. The whole contract suite on one target (long: only with --suite).
+  // 5. Through PgBouncer in transaction mode against direct.
+  await poolerSection(database.url, 'npm run bench');
+
+  // 6. The whole contract suite on one target (long: only with --suite).
   if (process.argv.includes('--suite')) {
     const started = performance.now();
     const run = spawnSync(resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'vitest'), ['run', '--config', 'contract-tests/vitest.config.ts', '--project', 'contract'], {

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 
 const handle = await openDatabase(loadConfig(), pino({ level: 'warn' }));
 try {
-  const applied = await migrateToLatest(handle.db);
+  const applied = await migrateToLatest(handle.db, handle.poolMode);
   console.log(applied.length === 0 ? 'database is up to date' : applied.join('\n'));
 } finally {
   await handle.close();

@@ -79,6 +79,15 @@ if [ "$(psql_admin -tAc "select 1 from pg_database where datname = 'test'")" != 
 fi
 step "PostgreSQL $(psql_admin -tAc 'show server_version') on 127.0.0.1:$PG_PORT (postgres, test)"
 
+# --- PgBouncer -------------------------------------------------------------------------------------
+# Only the program: the reliability tests run pgbouncer processes of their own, each with a
+# generated configuration (transaction mode) on a free port (contract-tests/support/pgbouncer.ts).
+if [ ! -x /usr/sbin/pgbouncer ]; then
+  step "installing pgbouncer"
+  apt_install pgbouncer
+fi
+step "$(/usr/sbin/pgbouncer --version | head -1)"
+
 # --- Chromium -------------------------------------------------------------------------------------
 if [ ! -x /usr/bin/chromium ]; then
   step "installing chromium"

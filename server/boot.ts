@@ -18,7 +18,7 @@ import { lostUpdateBalanceWriter } from './ledger/lost-update.repository.ts';
 import { sealLegacySecrets } from './platform/platform.service.ts';
 import { ShiftableClock } from './shared/clock.ts';
 import { Keyring } from './shared/keyring.ts';
-import { LocalCredentialCache } from './tokens/credential-cache.ts';
+import { LocalCredentialCache, NoCredentialCache } from './tokens/credential-cache.ts';
 import { SharedCredentialCache } from './tokens/shared-credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
@@ -41,14 +41,26 @@ async function sealValuesStoredInClear(ctx: ServiceContext): Promise<number> {
   return (await sealLegacySecrets(ctx)) + (await sealCustomerIdentifiers(ctx)) + (await sealBeneficialOwnerIdentifiers(ctx)) + (await sealLegacyDocumentNumbers(ctx)) + (await sealBeneficiaryTaxIds(ctx));
 }
 
+/** Shared through a LISTEN session when there is one; PGlite's one process keeps its own. */
+async function credentialCache(handle: DatabaseHandle, log: Logger): Promise<CredentialCache> {
+  if (handle.sessionConfig !== undefined) return SharedCredentialCache.start(handle.sessionConfig, handle.db, log);
+  if (handle.kind === 'pglite') return new LocalCredentialCache();
+  log.warn(
+    'DATABASE_POOL_MODE=transaction without DATABASE_DIRECT_URL: no session can LISTEN for other processes\' revocations, ' +
+      'so credentials are not cached and every request checks its token in the database (one more query per request). ' +
+      'Set DATABASE_DIRECT_URL to a connection past the pooler to cache them.',
+  );
+  return new NoCredentialCache();
+}
+
 export async function boot(config: Config, log: Logger): Promise<Booted> {
   const handle = await openDatabase(config, log);
   let credentials: CredentialCache | undefined;
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, handle.poolMode);
     await handle.migrated();
     const master = loadMasterKey(config);
-    credentials = handle.sessionConfig === undefined ? new LocalCredentialCache() : await SharedCredentialCache.start(handle.sessionConfig, handle.db, log);
+    credentials = await credentialCache(handle, log);
     let wake = () => {};
     const runtime: Booted['runtime'] = {
       clock: new ShiftableClock(),

@@ -9,6 +9,10 @@ export interface Config {
   port: number;
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl: string | undefined;
+  /** DATABASE_URL's connections: `session` (direct, or a session-mode pooler), or `transaction` (a transaction-mode pooler's). */
+  databasePoolMode: 'session' | 'transaction';
+  /** A direct connection, past any pooler, for what needs a session of its own (LISTEN). */
+  databaseDirectUrl: string | undefined;
   /** PGlite data folder, or `memory://` for a throwaway in-memory database. */
   pgliteDataDir: string;
   /** Validate every response against the spec before its transaction commits (development and tests). */
@@ -152,6 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const databaseUrl = env.DATABASE_URL || undefined;
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL || undefined;
+  const databasePoolMode = env.DATABASE_POOL_MODE || 'session';
+  if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction') problems.push(`DATABASE_POOL_MODE must be session or transaction, not "${databasePoolMode}".`);
+  if (databaseUrl === undefined && (databaseDirectUrl !== undefined || databasePoolMode === 'transaction')) problems.push('DATABASE_POOL_MODE and DATABASE_DIRECT_URL are for PostgreSQL: set DATABASE_URL too.');
   const key = masterKey(env.PAYMENTS_MASTER_KEY, problems);
   if (production && key === undefined) problems.push('PAYMENTS_MASTER_KEY is required with NODE_ENV=production (32 random bytes, base64 or hex).');
 
@@ -162,6 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     port,
     databaseUrl,
+    databasePoolMode: databasePoolMode === 'transaction' ? 'transaction' : 'session',
+    databaseDirectUrl,
     pgliteDataDir,
     validateResponses: flag('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, !production, problems),
     validateRequests: flag('VALIDATE_REQUESTS', env.VALIDATE_REQUESTS, true, problems),

@@ -1,9 +1,10 @@
-// One bank run: two server processes on a fresh PostgreSQL database, a bank made over the API,
-// the seed's operations sent by concurrent workers across both processes while a reader takes
-// snapshots, then (every payment settled) the checker. Answers the violations and the numbers.
+// One bank run: two server processes (or `processes`, through `cluster`'s pooler) on a fresh
+// PostgreSQL database, a bank made over the API, the seed's operations sent by concurrent workers
+// across the processes while a reader takes snapshots, then (every payment settled) the checker.
+// Answers the violations and the numbers.
 import { pino } from 'pino';
 import { openDatabase } from '../../server/db/database.ts';
-import { postgresAdminUrl, startCluster } from '../support/cluster.ts';
+import { postgresAdminUrl, startCluster, type ClusterOptions } from '../support/cluster.ts';
 import { checkBank } from './bank-checker.ts';
 import { Journal, type Violation } from './bank-journal.ts';
 import { BankModel } from './bank-model.ts';
@@ -20,7 +21,19 @@ export interface BankRunOptions {
   plan: PlanShape;
   /** Extra environment of both server processes (the deliberate fault). */
   env?: NodeJS.ProcessEnv;
+  /** How many server processes (2 unless given), and a pooler in front of the database. */
+  processes?: number;
+  cluster?: ClusterOptions;
 }
+
+/** The bank of bank.test.ts: 40 workers among 10 customers, most on 3 hot ones. */
+export const bankOptions = (seed: number, operations: number): BankRunOptions => ({
+  seed,
+  operations,
+  workers: 40,
+  world: { customers: 10, agents: 3, usdFunding: 200_000, eurFunding: 100_000 },
+  plan: { customers: 10, hot: 3, hotShare: 0.7, largeShare: 0.2, duplicateShare: 0.1 },
+});
 
 export interface BankRunResult {
   seed: number;
@@ -44,9 +57,12 @@ async function settle(db: Awaited<ReturnType<typeof openDatabase>>['db'], timeou
   }
 }
 
+export const bankSummary = (r: BankRunResult) =>
+  `seed ${r.seed}: ${JSON.stringify({ tally: r.tally, statuses: r.statuses, replays: r.replays, inUse: r.inUse, snapshots: r.snapshots, apiReads: r.apiReads, ms: r.ms })}`;
+
 export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
   const started = Date.now();
-  const cluster = await startCluster(postgresAdminUrl(), 2, options.env);
+  const cluster = await startCluster(postgresAdminUrl(), options.processes ?? 2, options.env, options.cluster);
   const handle = await openDatabase({ databaseUrl: cluster.databaseUrl, pgliteDataDir: '' }, pino({ level: 'silent' }));
   try {
     const journal = new Journal(cluster);

@@ -12,20 +12,11 @@ import { call, postgresAdminUrl, startCluster } from '../support/cluster.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import type { ServerProcess } from '../support/server-process.ts';
 import type { Invariant } from './bank-journal.ts';
-import { runBank, type BankRunOptions, type BankRunResult } from './bank-run.ts';
+import { bankOptions, bankSummary as summary, runBank } from './bank-run.ts';
 
 const SEEDS = [20251013, 1, 77, 4242, 99991];
 
-const options = (seed: number, operations: number): BankRunOptions => ({
-  seed,
-  operations,
-  workers: 40,
-  world: { customers: 10, agents: 3, usdFunding: 200_000, eurFunding: 100_000 },
-  plan: { customers: 10, hot: 3, hotShare: 0.7, largeShare: 0.2, duplicateShare: 0.1 },
-});
-
-const summary = (r: BankRunResult) =>
-  `seed ${r.seed}: ${JSON.stringify({ tally: r.tally, statuses: r.statuses, replays: r.replays, inUse: r.inUse, snapshots: r.snapshots, apiReads: r.apiReads, ms: r.ms })}`;
+const options = bankOptions;
 
 /** Waits until another transaction holds the lock a balance UPDATE takes on the account (a debit not yet committed; a foreign key's KEY SHARE does not count). */
 async function untilRowLocked(databaseUrl: string, accountId: string): Promise<void> {

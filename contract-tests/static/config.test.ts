@@ -33,4 +33,14 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '3000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/must not be longer than REQUEST_TIMEOUT_MS/);
   });
+
+  it('reads DATABASE_POOL_MODE and DATABASE_DIRECT_URL, which only mean something with DATABASE_URL', () => {
+    const url = 'postgres://app@pooler:6432/payments';
+    const direct = 'postgres://app@db:5432/payments';
+    expect(loadConfig({ DATABASE_URL: url })).toMatchObject({ databasePoolMode: 'session', databaseDirectUrl: undefined });
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: direct })).toMatchObject({ databasePoolMode: 'transaction', databaseDirectUrl: direct });
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'statement' })).toThrow(/DATABASE_POOL_MODE must be session or transaction, not "statement"/);
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'transaction' })).toThrow(/set DATABASE_URL too/);
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: direct })).toThrow(/set DATABASE_URL too/);
+  });
 });

@@ -28,6 +28,8 @@ interface Options {
   validateRequests?: boolean;
   /** Dependency patches left out (server-without-patches.ts): only `npm run bench:patches` asks. */
   leaveOut?: readonly DependencyPatch[];
+  /** More settings (DATABASE_POOL_MODE, DATABASE_DIRECT_URL: scripts/bench/pooler.ts). */
+  env?: NodeJS.ProcessEnv;
 }
 /** PGlite in memory, or in `dataDir` (a folder the scale benchmark grows between two starts). */
 export type Variant = ({ database: 'postgres'; url: string } | { database: 'pglite'; dataDir?: string }) & Options;
@@ -53,6 +55,7 @@ export async function startServer(variant: Variant): Promise<Running> {
       PAYMENTS_CLIENT_ID: credentials.clientId,
       PAYMENTS_CLIENT_SECRET: credentials.clientSecret,
       PAYMENTS_MASTER_KEY: masterKey,
+      ...variant.env,
     },
   });
   const base = `http://127.0.0.1:${port}/2025-10-13`;

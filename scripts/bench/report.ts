@@ -23,10 +23,11 @@ export function table(rows: Row[]): string {
 }
 
 /**
- * Writes one section of bench/results.md (`speed`: `npm run bench`; `scale`: `npm run bench -- --scale`),
- * between its markers, keeping the other section as the last run of its kind left it.
+ * Writes one section of bench/results.md (`speed`: `npm run bench`; `scale`: `npm run bench -- --scale`;
+ * `pooler`: `npm run bench`, or alone `-- --pooler`), between its markers, keeping the others as the
+ * last run of their kind left them.
  */
-export function writeSection(section: 'speed' | 'scale', text: string): string {
+export function writeSection(section: 'speed' | 'scale' | 'pooler', text: string): string {
   const path = resolve(import.meta.dirname, '..', '..', 'bench', 'results.md');
   const start = `<!-- bench:${section} -->`;
   const end = `<!-- /bench:${section} -->`;

@@ -1,17 +1,20 @@
 // Opens the database: PostgreSQL through `pg` when a URL is configured, otherwise an embedded
 // PGlite reached through the same `pg.Pool` (pglite-connection.ts) and kysely's own
 // PostgresDialect, so both run the same code path, with named prepared statements
-// (prepared-statements.ts). int8 and numeric columns come back as JavaScript numbers, never strings;
-// timestamptz columns as Dates, read by timestamps.ts.
+// (prepared-statements.ts); behind a transaction-mode pooler (DATABASE_POOL_MODE=transaction),
+// unnamed ones, which any pooler accepts (server/README.md, "Running at scale"). int8 and numeric
+// columns come back as JavaScript numbers, never strings; timestamptz columns as Dates, read by
+// timestamps.ts.
 import { PGlite } from '@electric-sql/pglite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { pgliteConfig } from './pglite-connection.ts';
 import { migratedTemplate, saveMigratedTemplate } from './pglite-template.ts';
+import { PoolerDialect } from './pooler-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 import { parseTimestamptz } from './timestamps.ts';
@@ -41,7 +44,12 @@ const types = {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
-  /** PostgreSQL only: how to open a session of one's own, outside the pool (see listener.ts). */
+  /** `transaction`: `db` reaches PostgreSQL through a transaction-mode pooler (migrate.ts takes it into account). */
+  poolMode: 'session' | 'transaction';
+  /**
+   * PostgreSQL only: how to open a session of one's own, outside the pool (see listener.ts):
+   * DATABASE_DIRECT_URL, else DATABASE_URL unless that is a transaction-mode pooler's.
+   */
   sessionConfig?: pg.ClientConfig;
   /** Called once the migrations have run: a new PGlite database keeps a snapshot for the next new one. */
   migrated(): Promise<void>;
@@ -83,14 +91,39 @@ function withoutJit(databaseUrl: string): string {
   return url.toString();
 }
 
-export async function openDatabase(options: { databaseUrl: string | undefined; pgliteDataDir: string }, log: Logger): Promise<DatabaseHandle> {
+/** What withoutJit does for a direct connection, a pooler's must be told by the database or role. */
+async function warnOfJit(db: Kysely<Database>, log: Logger): Promise<void> {
+  const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(db);
+  if (rows[0]?.jit === 'on') log.warn('jit is on for the pooled connections: PostgreSQL may compile a list query for longer than it runs; run ALTER DATABASE … SET jit = off (or ALTER ROLE).');
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  pgliteDataDir: string;
+  databasePoolMode?: 'session' | 'transaction';
+  databaseDirectUrl?: string | undefined;
+}
+
+export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<DatabaseHandle> {
   if (options.databaseUrl !== undefined) {
+    const direct = options.databaseDirectUrl;
+    if (options.databasePoolMode === 'transaction') {
+      // A pooler may refuse a startup `options` (PgBouncer does: jit=off is the database's or the
+      // role's to set) and cannot keep a named statement for the next transaction, which may run
+      // on another server connection.
+      const pool = survivingDroppedConnections(new pg.Pool({ connectionString: options.databaseUrl, types, max: 10 }), log);
+      const db = new Kysely<Database>({ dialect: new PoolerDialect({ pool }) });
+      // A database that cannot be reached is reported by the migrations, next.
+      await warnOfJit(db, log).catch(() => {});
+      const sessionConfig = direct === undefined ? undefined : { connectionString: direct, types };
+      return { db, kind: 'postgres', poolMode: 'transaction', ...(sessionConfig === undefined ? {} : { sessionConfig }), migrated: async () => {}, close: () => db.destroy() };
+    }
     const pool = survivingDroppedConnections(
       new pg.Pool({ connectionString: withoutJit(options.databaseUrl), types, max: 10, Client: PreparingClient }),
       log,
     );
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', sessionConfig: { connectionString: options.databaseUrl, types }, migrated: async () => {}, close: () => db.destroy() };
+    return { db, kind: 'postgres', poolMode: 'session', sessionConfig: { connectionString: direct ?? options.databaseUrl, types }, migrated: async () => {}, close: () => db.destroy() };
   }
   const inMemory = options.pgliteDataDir.startsWith('memory://');
   let release = () => {};
@@ -109,6 +142,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; p
   return {
     db,
     kind: 'pglite',
+    poolMode: 'session',
     migrated: async () => {
       if (fresh && template === undefined) await saveMigratedTemplate(pglite);
     },

@@ -4,9 +4,15 @@ import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).map((r) => `${r.migrationName}: ${r.status}`);
+/**
+ * `poolMode` `transaction` (a transaction-mode pooler: pooler-dialect.ts) runs them all in one
+ * transaction that holds the migration lock, so no statement depends on the session it ran in.
+ */
+export async function migrateToLatest(db: Kysely<Database>, poolMode: 'session' | 'transaction' = 'session'): Promise<string[]> {
+  const run = async (on: Kysely<Database>) => {
+    const { error, results } = await new Migrator({ db: on, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+    if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).map((r) => `${r.migrationName}: ${r.status}`);
+  };
+  return poolMode === 'transaction' ? db.transaction().execute(run) : run(db);
 }

@@ -105,3 +105,20 @@ export class LocalCredentialCache extends CredentialCacheBase {
 
   async stop(): Promise<void> {}
 }
+
+/**
+ * Several processes with no session to hear each other's revocations (a transaction-mode pooler
+ * without DATABASE_DIRECT_URL): nothing is cached, and every request's credentials are checked in
+ * the database, so a revocation holds everywhere once it commits.
+ */
+export class NoCredentialCache extends CredentialCacheBase {
+  protected usable(): boolean {
+    return false;
+  }
+
+  async revoke(): Promise<() => Promise<void>> {
+    return async () => {};
+  }
+
+  async stop(): Promise<void> {}
+}
