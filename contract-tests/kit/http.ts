@@ -2,8 +2,11 @@
 // it was sent (no retries, no client-side defaults), and each one checked against the contract
 // before the check reads it. A check sees a Reply; a contract violation fails the check at once.
 import { findOperation } from './bundle.ts';
-import { CheckFailure } from './check.ts';
 import { answerViolations } from './contract.ts';
+import { CheckFailure } from './failure.ts';
+import type { Reply } from './reply.ts';
+
+export type { Reply } from './reply.ts';
 
 export interface Credentials {
   clientId: string;
@@ -28,20 +31,6 @@ export interface RequestOptions {
   as?: Caller;
 }
 
-export interface Reply {
-  method: string;
-  /** The path relative to the base URL, with its query. */
-  path: string;
-  operationId: string | undefined;
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed JSON body (undefined when there is none, or it is not JSON). */
-  body: unknown;
-  requestId: string | null;
-  /** `POST /customers → 201 (X-Request-Id: …)`. */
-  summary: string;
-}
 
 export interface HttpOptions {
   baseUrl: string;
