@@ -13,6 +13,13 @@ export const BROKEN_RULES = {
   'ignore-idempotency-key': 'the Idempotency-Key header is ignored (the proxy drops it)',
   'bad-webhook-signature': 'webhooks arrive with a corrupted webhook-signature',
   'has-more-on-full-page': '`hasMore: true` on an exactly full last page, and then an empty page',
+  'total-one-too-high': 'every list\'s `totalCount` one more than the items that match',
+  'recount-total': 'a page fetched with a cursor recounts `totalCount` instead of repeating the first page\'s',
+  'key-across-operations': 'an Idempotency-Key used on one operation is refused (422 IDEMPOTENCY_KEY_REUSED) on another',
+  'status-goes-back': 'a transaction read again after its outcome reads PROCESSING once (COMPLETED, PROCESSING, COMPLETED)',
+  'local-offset-times': 'every date-time of an answer written with the offset +02:00 instead of Z (the same instant)',
+  'leak-by-id': 'an object another platform asks for by its id is answered (200) instead of 404',
+  'oldest-first': 'the account lists answer each page oldest first',
   'no-sandbox': 'a production token: the sandbox operations answer 403 SANDBOX_ONLY (the test webhook excepted, as documented)',
 } as const;
 export type BrokenRule = keyof typeof BROKEN_RULES;
@@ -27,6 +34,14 @@ export interface BrokenProxy {
 const DROPPED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade']);
 const EMPTY_PAGE = 'conformance-proxy-empty-page';
 const ID = /^[A-Z][A-Za-z]*:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** The same instant two hours east of UTC. */
+const plusTwo = (s: string): string => `${new Date(Date.parse(s) + 2 * 3_600_000).toISOString().slice(0, -1)}+02:00`;
+/** A path with its ids replaced: the operation's template, near enough to tell operations apart. */
+const template = (method: string, pathname: string): string => `${method} ${pathname.split('/').map((segment) => (decodeURIComponent(segment).includes(':') ? '{id}' : segment)).join('/')}`;
+const refuse = (res: ServerResponse, status: number, code: string, message: string): void => {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': crypto.randomUUID() }).end(JSON.stringify({ status, code, message }));
+};
 
 const readBody = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -47,6 +62,11 @@ const corrupt = (signature: string): string => signature.replace(/(v1,)(.)/g, (_
 export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule, credentials: { clientId: string; clientSecret: string }): Promise<BrokenProxy> {
   const upstream = new URL(upstreamBaseUrl);
   let origin = '';
+  const ownAuthorization = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
+  /** key-across-operations: the operation each key was first used on. */
+  const keys = new Map<string, string>();
+  /** status-goes-back: how often each transaction was read with its outcome. */
+  const outcomeReads = new Map<string, number>();
   const hookPrefix = () => `${origin}/__webhooks/`;
 
   async function forwardWebhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -87,6 +107,13 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
     let body = await readBody(req);
     if (rule === 'no-auth' && !headers.has('authorization')) headers.set('authorization', `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`);
     if (rule === 'ignore-idempotency-key') headers.delete('idempotency-key');
+    const key = headers.get('idempotency-key');
+    if (rule === 'key-across-operations' && key !== null) {
+      const operation = template(method, url.pathname);
+      const first = keys.get(key) ?? operation;
+      keys.set(key, first);
+      if (first !== operation) return refuse(res, 422, 'IDEMPOTENCY_KEY_REUSED', 'This key was used with another request.');
+    }
     if (rule === 'bad-webhook-signature' && method === 'PATCH' && url.pathname.endsWith('/config') && body.length > 0) {
       // The endpoint the platform is given is the proxy's, which passes the webhooks on, corrupted.
       const parsed = JSON.parse(body.toString('utf8')) as { webhookEndpoint?: unknown };
@@ -101,7 +128,13 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       return;
     }
 
-    const answer = await fetch(`${upstream.origin}${url.pathname}${url.search}`, { method, headers, redirect: 'manual', ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+    let answer = await fetch(`${upstream.origin}${url.pathname}${url.search}`, { method, headers, redirect: 'manual', ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+    if (rule === 'leak-by-id' && method === 'GET' && answer.status === 404 && headers.has('authorization') && headers.get('authorization') !== ownAuthorization) {
+      // Another platform asking by id: found among the first platform's objects.
+      const leaked = await fetch(`${upstream.origin}${url.pathname}${url.search}`, { headers: { authorization: ownAuthorization } });
+      if (leaked.status === 200) answer = leaked;
+      else await leaked.arrayBuffer();
+    }
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!DROPPED.has(name)) out[name] = value;
@@ -126,6 +159,24 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
         const limit = Number(url.searchParams.get('limit') ?? 20);
         if (changed.data.length === limit && changed.hasMore === false) changed = { ...changed, hasMore: true, nextCursor: EMPTY_PAGE };
       }
+      if (rule === 'total-one-too-high' && isEnvelope(changed) && typeof changed.totalCount === 'number') changed = { ...changed, totalCount: changed.totalCount + 1 };
+      if (rule === 'recount-total' && method === 'GET' && url.searchParams.has('cursor') && isEnvelope(changed)) {
+        const now = new URL(url);
+        now.searchParams.delete('cursor');
+        now.searchParams.set('limit', '1');
+        const counted = (await (await fetch(`${upstream.origin}${now.pathname}${now.search}`, { headers })).json()) as { totalCount?: number };
+        changed = { ...changed, totalCount: counted.totalCount ?? changed.totalCount };
+      }
+      if (rule === 'status-goes-back' && method === 'GET' && /\/transactions\/Transaction(:|%3A)/.test(url.pathname)) {
+        const tx = changed as { id?: string; status?: string };
+        if (tx.id !== undefined && (tx.status === 'COMPLETED' || tx.status === 'FAILED')) {
+          const n = (outcomeReads.get(tx.id) ?? 0) + 1;
+          outcomeReads.set(tx.id, n);
+          if (n === 2) changed = { ...tx, status: 'PROCESSING' };
+        }
+      }
+      if (rule === 'local-offset-times') changed = mapStrings(changed, (s) => (UTC_TIME.test(s) ? plusTwo(s) : s));
+      if (rule === 'oldest-first' && method === 'GET' && /-accounts$/.test(url.pathname) && isEnvelope(changed)) changed = { ...changed, data: [...changed.data].reverse() };
       if (rule === 'bad-webhook-signature') changed = mapStrings(changed, (s) => (s.startsWith(hookPrefix()) ? decodeURIComponent(s.slice(hookPrefix().length)) : s));
       if (changed !== json) text = JSON.stringify(changed);
     }

@@ -5,6 +5,7 @@ import { findOperation } from './bundle.ts';
 import { answerViolations } from './contract.ts';
 import { CheckFailure } from './failure.ts';
 import type { Reply } from './reply.ts';
+import { StatusHistory } from './status-history.ts';
 
 export type { Reply } from './reply.ts';
 
@@ -54,6 +55,8 @@ function authorization(caller: Caller): string | undefined {
 export class Http {
   readonly baseUrl: string;
   readonly options: HttpOptions;
+  /** Every status read of the run, whichever check read it. */
+  readonly statuses = new StatusHistory();
   constructor(options: HttpOptions) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -61,8 +64,11 @@ export class Http {
 
   /** Sends a request and checks its answer against the contract; throws a CheckFailure on a violation. */
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const sentAt = Date.now();
     const reply = await this.send(method, path, options);
     this.enforce(reply);
+    const regression = this.statuses.see(reply, sentAt, Date.now());
+    if (regression !== undefined) throw new CheckFailure(regression.rule, 'a status its earlier reads can lead to', regression.problem, reply);
     return reply;
   }
 
@@ -70,7 +76,8 @@ export class Http {
   enforce(reply: Reply): void {
     const op = findOperation(reply.method, reply.path.split('?')[0] ?? '');
     if (op === undefined) throw new CheckFailure('requests of the kit are operations of the contract', `an operation at ${reply.method} ${reply.path}`, 'none', reply);
-    const [violation] = answerViolations(op, reply.status, reply.headers, reply.text);
+    const firstPage = reply.method === 'GET' && !new URLSearchParams(reply.path.split('?')[1] ?? '').has('cursor');
+    const [violation] = answerViolations(op, reply.status, reply.headers, reply.text, firstPage);
     if (violation !== undefined) throw new CheckFailure(violation.rule, 'an answer the contract allows', violation.problem, reply);
   }
 
