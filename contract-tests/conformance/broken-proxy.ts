@@ -3,6 +3,7 @@
 // unchanged. The kit must fail against each, naming the rule; against `none` it must pass. And one
 // deployment that breaks nothing but offers less: `no-sandbox`, a production token.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Webhook } from 'standardwebhooks';
 
 export const BROKEN_RULES = {
   none: 'nothing: every request and answer passed on as they are',
@@ -12,6 +13,7 @@ export const BROKEN_RULES = {
   'no-auth': 'a request without credentials is accepted (the proxy adds valid ones)',
   'ignore-idempotency-key': 'the Idempotency-Key header is ignored (the proxy drops it)',
   'bad-webhook-signature': 'webhooks arrive with a corrupted webhook-signature',
+  'stale-webhook-timestamp': 'webhooks arrive with a webhook-timestamp an hour old (the signature made for it)',
   'has-more-on-full-page': '`hasMore: true` on an exactly full last page, and then an empty page',
   'total-one-too-high': 'every list\'s `totalCount` one more than the items that match',
   'recount-total': 'a page fetched with a cursor recounts `totalCount` instead of repeating the first page\'s',
@@ -68,18 +70,31 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
   /** status-goes-back: how often each transaction was read with its outcome. */
   const outcomeReads = new Map<string, number>();
   const hookPrefix = () => `${origin}/__webhooks/`;
+  /** The webhooks pass through the proxy, which breaks them: these rules' webhooks. */
+  const throughProxy = rule === 'bad-webhook-signature' || rule === 'stale-webhook-timestamp' || rule === 'local-offset-times';
+  /** The signing secret the platform's endpoint was given (read from the answers), to sign a changed webhook again. */
+  let signingSecret: string | undefined;
 
   async function forwardWebhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = decodeURIComponent((req.url ?? '').slice('/__webhooks/'.length));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROPPED.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    headers['webhook-signature'] = corrupt(headers['webhook-signature'] ?? '');
-    const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(await readBody(req)) });
+    let body = (await readBody(req)).toString('utf8');
+    if (rule === 'bad-webhook-signature') headers['webhook-signature'] = corrupt(headers['webhook-signature'] ?? '');
+    else if (signingSecret !== undefined) {
+      // Changed, and signed again as the implementation would sign what it sends.
+      let at = new Date(Number(headers['webhook-timestamp']) * 1000);
+      if (rule === 'stale-webhook-timestamp') at = new Date(at.getTime() - 3_600_000);
+      if (rule === 'local-offset-times') body = JSON.stringify(mapStrings(JSON.parse(body), (s) => (UTC_TIME.test(s) ? plusTwo(s) : s)));
+      headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+      headers['webhook-signature'] = new Webhook(signingSecret).sign(headers['webhook-id'] ?? '', at, body);
+    }
+    const answer = await fetch(target, { method: 'POST', headers, body });
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (rule === 'bad-webhook-signature' && (req.url ?? '').startsWith('/__webhooks/')) return forwardWebhook(req, res);
+    if (throughProxy && (req.url ?? '').startsWith('/__webhooks/')) return forwardWebhook(req, res);
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', origin);
     if (rule === 'no-sandbox' && url.pathname.includes('/sandbox/') && !url.pathname.endsWith('/sandbox/webhooks/test')) {
@@ -114,7 +129,7 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       keys.set(key, first);
       if (first !== operation) return refuse(res, 422, 'IDEMPOTENCY_KEY_REUSED', 'This key was used with another request.');
     }
-    if (rule === 'bad-webhook-signature' && method === 'PATCH' && url.pathname.endsWith('/config') && body.length > 0) {
+    if (throughProxy && method === 'PATCH' && url.pathname.endsWith('/config') && body.length > 0) {
       // The endpoint the platform is given is the proxy's, which passes the webhooks on, corrupted.
       const parsed = JSON.parse(body.toString('utf8')) as { webhookEndpoint?: unknown };
       if (typeof parsed.webhookEndpoint === 'string') parsed.webhookEndpoint = `${hookPrefix()}${encodeURIComponent(parsed.webhookEndpoint)}`;
@@ -177,7 +192,9 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       }
       if (rule === 'local-offset-times') changed = mapStrings(changed, (s) => (UTC_TIME.test(s) ? plusTwo(s) : s));
       if (rule === 'oldest-first' && method === 'GET' && /-accounts$/.test(url.pathname) && isEnvelope(changed)) changed = { ...changed, data: [...changed.data].reverse() };
-      if (rule === 'bad-webhook-signature') changed = mapStrings(changed, (s) => (s.startsWith(hookPrefix()) ? decodeURIComponent(s.slice(hookPrefix().length)) : s));
+      const secret = json !== null && typeof json === 'object' ? (json as { webhookSigningSecret?: unknown }).webhookSigningSecret : undefined;
+      if (typeof secret === 'string') signingSecret = secret;
+      if (throughProxy) changed = mapStrings(changed, (s) => (s.startsWith(hookPrefix()) ? decodeURIComponent(s.slice(hookPrefix().length)) : s));
       if (changed !== json) text = JSON.stringify(changed);
     }
     res.writeHead(status, out).end(text);

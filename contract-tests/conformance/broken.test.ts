@@ -16,6 +16,8 @@ const cases: [BrokenRule, string, RegExp][] = [
   ['ignore-idempotency-key', 'idempotency.createCustomer', /rule: a replay is answered with the stored response and Idempotent-Replayed: true \(idempotency guide\)/],
   ['bad-webhook-signature', 'webhooks.test', /rule: webhooks are signed with Standard Webhooks[^\n]*\n {2}expected: a signature that verifies with the secret\n {2}got: No matching signature found/],
   ['has-more-on-full-page', 'pagination.listTokens.walk', /rule: `hasMore` is true only when another page follows: the last page, also when exactly full, says `hasMore: false` \(pagination guide\)\n {2}expected: a page after `hasMore: true` to hold items\n {2}got: an empty page after 2 pages of 2, 2 items/],
+  ['stale-webhook-timestamp', 'webhooks.test', /rule: webhooks are signed with Standard Webhooks[^\n]*\n {2}expected: a signature that verifies with the secret\n {2}got: Message timestamp too old \(webhook-id [0-9a-f-]{36}, webhook-timestamp "\d+": -36\d\d s from its arrival/],
+  ['local-offset-times', 'webhooks.test', /rule: times are ISO 8601 date-times in UTC, written with `Z` \(conventions guide[^\n]*\n {2}expected: a TEST body the spec allows\n {2}got: \/timestamp is "[^"]+\+02:00", a time with the offset \+02:00 \(webhook-id [0-9a-f-]{36}\)/],
   ['recount-total', 'pagination.listTokens.while-changing', /rule: `totalCount` does not move under you: a page fetched with a cursor repeats its walk's first `totalCount`, also when the list changed since \(pagination guide\)\n {2}expected: totalCount 4, as on the first page\n {2}got: totalCount 5 on page 2, after an item was added/],
   ['key-across-operations', 'idempotency.scope', /rule: keys of different operations never meet: createCustomerExternalAccount with a key another operation used is processed \(idempotency guide\)\n {2}expected: 201\n {2}got: 422 \{"status":422,"code":"IDEMPOTENCY_KEY_REUSED"/],
   ['status-goes-back', 'transactions.status-forward', /rule: a status moves only along its state machine, never back \(spec: TransactionStatus, x-state-machine\): nothing leads from (COMPLETED|FAILED) to PROCESSING\n {2}expected: a status its earlier reads can lead to\n {2}got: the statuses read of Transaction:[0-9a-f-]{36}, in order: [A-Z, ]*(COMPLETED|FAILED), PROCESSING\n/],
@@ -48,7 +50,7 @@ it.each(cases)('%s: the kit fails, naming the rule', async (rule, only, message)
     expect(run.summary?.failed, run.stdout).toBeGreaterThanOrEqual(1);
     expect(run.stdout).toMatch(message);
     // The failure names the request with its X-Request-Id (a webhook's names its webhook-id).
-    expect(run.stdout).toMatch(rule === 'bad-webhook-signature' ? /webhook-id [0-9a-f]{8}-[0-9a-f-]{27}/ : /request: [A-Z]+ \/\S* → \d{3}, X-Request-Id: \S+/);
+    expect(run.stdout).toMatch(only.startsWith('webhooks.') ? /webhook-id [0-9a-f]{8}-[0-9a-f-]{27}/ : /request: [A-Z]+ \/\S* → \d{3}, X-Request-Id: \S+/);
   } finally {
     await proxy.close();
   }

@@ -3,8 +3,9 @@
 // before the check reads it. A check sees a Reply; a contract violation fails the check at once.
 import { findOperation } from './bundle.ts';
 import { answerViolations } from './contract.ts';
+import { curlOf, type Redactions } from './curl.ts';
 import { CheckFailure } from './failure.ts';
-import type { Reply } from './reply.ts';
+import type { Reply, SentRequest } from './reply.ts';
 import { StatusHistory } from './status-history.ts';
 
 export type { Reply } from './reply.ts';
@@ -39,6 +40,8 @@ export interface HttpOptions {
   fetch?: typeof fetch;
   /** Bound on one request. */
   timeoutMs: number;
+  /** Secrets a failure's curl command names by their environment variable instead. */
+  redactions?: Redactions;
   /** Told of every answer (a suite records the statuses it saw). */
   onAnswer?: (reply: Reply, response: Response) => void | Promise<void>;
 }
@@ -118,6 +121,10 @@ export class Http {
       parsed = undefined;
     }
     const requestId = response.headers.get('x-request-id');
+    const sent: SentRequest = { method, url: `${this.baseUrl}${relative}`, headers: { ...headers } };
+    if (options.body !== undefined) sent.body = JSON.stringify(options.body);
+    else if (options.raw !== undefined) sent.body = typeof options.raw.body === 'string' ? options.raw.body : `<${options.raw.body.byteLength} bytes>`;
+    else if (options.form !== undefined) sent.form = [...options.form.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : { fileName: value.name, type: value.type }]);
     const op = findOperation(method, path);
     const reply: Reply = {
       method,
@@ -129,6 +136,8 @@ export class Http {
       body: parsed,
       requestId,
       summary: `${where} → ${response.status}${requestId === null ? ', no X-Request-Id' : `, X-Request-Id: ${requestId}`}`,
+      request: sent,
+      curl: curlOf(sent, this.options.redactions ?? []),
     };
     await this.options.onAnswer?.(reply, response);
     return reply;

@@ -12,4 +12,17 @@ export interface Reply {
   requestId: string | null;
   /** `POST /customers → 201 (X-Request-Id: …)`. */
   summary: string;
+  /** The request as sent. */
+  request: SentRequest;
+  /** A curl command sending it again, the run's secrets named by their variables (curl.ts). */
+  curl: string;
+}
+
+/** A request as the kit sent it: its URL, headers and body (a multipart body's files by name). */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  form?: [string, string | { fileName: string; type: string }][];
 }
