@@ -1,6 +1,9 @@
 // The kit against implementations broken on purpose (broken-proxy.ts: the sandbox server behind a
 // proxy that breaks one rule each): each run fails, and the failure names the broken rule. The
 // same checks through the proxy breaking nothing pass, so the failures are the rules'.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { startBrokenProxy, type BrokenRule } from './broken-proxy.ts';
 import { runKit } from './run-kit.ts';
@@ -78,6 +81,33 @@ it("total-one-too-high: every failure names the list's count first, not what a c
     const rules = run.stdout.split('\n').filter((l) => l.startsWith('  rule: '));
     expect(rules.length).toBeGreaterThanOrEqual(10);
     expect(new Set(rules)).toEqual(new Set(['  rule: `totalCount` is how many items match the filters, as of the first page: a first page that is also the last holds them all (pagination guide)']));
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);
+
+it('--expected-failures: the listed checks may fail; one of them that passes fails the run, naming the file to remove it from', async () => {
+  const proxy = await startBrokenProxy(stage.baseUrl, 'oldest-first', stage);
+  const file = join(mkdtempSync(join(tmpdir(), 'conformance-expected-')), 'expected-failures.txt');
+  try {
+    const only = ['--quiet', '--only', 'pagination.listPlatformExternalAccounts.walk,auth.getCustomer.401', '--expected-failures', file];
+    writeFileSync(file, '# oldest first, as the gateway answers them\npagination.listPlatformExternalAccounts.walk\n');
+    const adopted = await runKit(stage, proxy.baseUrl, only);
+    expect(adopted.code, adopted.stdout).toBe(0);
+    expect(adopted.summary).toEqual({ passed: 1, failed: 0, skipped: 0, expected: 1 });
+    expect(adopted.stdout).toContain(`Expected failures (1, listed in ${file}):\n  pagination.listPlatformExternalAccounts.walk: a list is newest first`);
+    expect(adopted.stdout).toMatch(/^ {2}listPlatformExternalAccounts 0 of 1 \(0 %\)$/m);
+
+    writeFileSync(file, 'pagination.listPlatformExternalAccounts.walk\nauth.getCustomer.401\n');
+    const fixed = await runKit(stage, proxy.baseUrl, only);
+    expect(fixed.code, fixed.stdout).toBe(1);
+    expect(fixed.summary).toEqual({ passed: 0, failed: 1, skipped: 0, expected: 1 });
+    expect(fixed.stdout).toContain(`FAIL auth.getCustomer.401  getCustomer 401\n  rule: a check listed as an expected failure passes: remove it from ${file}, so that it stays passing (--expected-failures)`);
+
+    writeFileSync(file, 'pagination.no-such-check\n');
+    const typo = await runKit(stage, proxy.baseUrl, only);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`${file} lists pagination.no-such-check, which is no check of the kit`);
   } finally {
     await proxy.close();
   }
