@@ -16,6 +16,8 @@ export const BROKEN_RULES = {
   'stale-webhook-timestamp': 'webhooks arrive with a webhook-timestamp an hour old (the signature made for it)',
   'has-more-on-full-page': '`hasMore: true` on an exactly full last page, and then an empty page',
   'total-one-too-high': 'every list\'s `totalCount` one more than the items that match',
+  'text-errors': 'error answers as text/plain (`404 CUSTOMER_NOT_FOUND`) instead of the JSON error shape',
+  'fractional-amounts': 'every `amount` half a minor unit more (1000.5): money not in whole minor units',
   'recount-total': 'a page fetched with a cursor recounts `totalCount` instead of repeating the first page\'s',
   'key-across-operations': 'an Idempotency-Key used on one operation is refused (422 IDEMPOTENCY_KEY_REUSED) on another',
   'status-goes-back': 'a transaction read again after its outcome reads PROCESSING once (COMPLETED, PROCESSING, COMPLETED)',
@@ -54,6 +56,10 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
 /** Every string of a JSON value passed through `f`. */
 const mapStrings = (value: unknown, f: (s: string) => string): unknown =>
   typeof value === 'string' ? f(value) : Array.isArray(value) ? value.map((v) => mapStrings(v, f)) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)])) : value;
+
+/** Every numeric `amount` of a JSON value, half a unit more. */
+const mapAmounts = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(mapAmounts) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'amount' && typeof v === 'number' ? v + 0.5 : mapAmounts(v)])) : value;
 
 const isEnvelope = (body: unknown): body is { data: unknown[]; hasMore?: boolean; nextCursor?: string; totalCount?: number } =>
   body !== null && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data) && 'totalCount' in body;
@@ -173,6 +179,12 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       if (rule === 'has-more-on-full-page' && method === 'GET' && isEnvelope(changed)) {
         const limit = Number(url.searchParams.get('limit') ?? 20);
         if (changed.data.length === limit && changed.hasMore === false) changed = { ...changed, hasMore: true, nextCursor: EMPTY_PAGE };
+      }
+      if (rule === 'fractional-amounts') changed = mapAmounts(changed);
+      if (rule === 'text-errors' && status >= 400) {
+        out['content-type'] = 'text/plain; charset=utf-8';
+        res.writeHead(status, out).end(`${status} ${String((json as { code?: unknown }).code)}\n`);
+        return;
       }
       if (rule === 'total-one-too-high' && isEnvelope(changed) && typeof changed.totalCount === 'number') changed = { ...changed, totalCount: changed.totalCount + 1 };
       if (rule === 'recount-total' && method === 'GET' && url.searchParams.has('cursor') && isEnvelope(changed)) {
