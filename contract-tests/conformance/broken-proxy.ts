@@ -22,7 +22,7 @@ export const BROKEN_RULES = {
   'key-across-operations': 'an Idempotency-Key used on one operation is refused (422 IDEMPOTENCY_KEY_REUSED) on another',
   'status-goes-back': 'a transaction read again after its outcome reads PROCESSING once (COMPLETED, PROCESSING, COMPLETED)',
   'local-offset-times': 'every date-time of an answer written with the offset +02:00 instead of Z (the same instant)',
-  'leak-by-id': 'an object another platform asks for by its id is answered (200) instead of 404',
+  'leak-by-id': 'an object another platform, or another customer\'s agent, asks for by its id is answered (200) instead of 404',
   'oldest-first': 'the account lists answer each page oldest first',
   'no-sandbox': 'a production token: the sandbox operations answer 403 SANDBOX_ONLY (the test webhook excepted, as documented)',
 } as const;
@@ -75,6 +75,8 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
   const keys = new Map<string, string>();
   /** status-goes-back: how often each transaction was read with its outcome. */
   const outcomeReads = new Map<string, number>();
+  /** leak-by-id: the agents' access tokens the proxy saw redeemed. */
+  const agentTokens = new Set<string>();
   const hookPrefix = () => `${origin}/__webhooks/`;
   /** The webhooks pass through the proxy, which breaks them: these rules' webhooks. */
   const throughProxy = rule === 'bad-webhook-signature' || rule === 'stale-webhook-timestamp' || rule === 'local-offset-times';
@@ -156,6 +158,17 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       if (leaked.status === 200) answer = leaked;
       else await leaked.arrayBuffer();
     }
+    if (rule === 'leak-by-id' && method === 'GET' && answer.status === 404 && /^Bearer /.test(headers.get('authorization') ?? '')) {
+      // An agent asking by id: found among any agent's objects.
+      for (const token of agentTokens) {
+        const leaked = await fetch(`${upstream.origin}${url.pathname}${url.search}`, { headers: { authorization: `Bearer ${token}` } });
+        if (leaked.status === 200) {
+          answer = leaked;
+          break;
+        }
+        await leaked.arrayBuffer();
+      }
+    }
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!DROPPED.has(name)) out[name] = value;
@@ -206,6 +219,8 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
       if (rule === 'oldest-first' && method === 'GET' && /-accounts$/.test(url.pathname) && isEnvelope(changed)) changed = { ...changed, data: [...changed.data].reverse() };
       const secret = json !== null && typeof json === 'object' ? (json as { webhookSigningSecret?: unknown }).webhookSigningSecret : undefined;
       if (typeof secret === 'string') signingSecret = secret;
+      const accessToken = json !== null && typeof json === 'object' ? (json as { accessToken?: unknown }).accessToken : undefined;
+      if (typeof accessToken === 'string') agentTokens.add(accessToken);
       if (throughProxy) changed = mapStrings(changed, (s) => (s.startsWith(hookPrefix()) ? decodeURIComponent(s.slice(hookPrefix().length)) : s));
       if (changed !== json) text = JSON.stringify(changed);
     }

@@ -52,6 +52,10 @@ function describe(errors, value) {
             const actual = e.instancePath.split('/').slice(1).reduce((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
             violation = { rule: UTC_RULE, problem: `${at} is ${JSON.stringify(actual)}${typeof actual === 'string' && /[+-]\d{2}:\d{2}$/.test(actual) ? `, a time with the offset ${actual.slice(-6)}` : ', not an RFC 3339 date-time'}` };
         }
+        else if (e.keyword === 'type' && e.params.type === 'integer') {
+            const actual = e.instancePath.split('/').slice(1).reduce((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
+            violation = { rule: 'money is an integer in the smallest unit of its currency, as are the counts and other integers of the spec (conventions guide: "Money is an integer in the smallest unit of its currency")', problem: `${at} is ${JSON.stringify(actual)}, not an integer` };
+        }
         else if (e.keyword === 'additionalProperties') {
             violation = { rule: 'no undocumented properties', problem: `${at} has \`${String(e.params.additionalProperty)}\`, which the schema does not define` };
         }
@@ -102,7 +106,7 @@ export function answerViolations(op, status, headers, text, firstPage = false) {
     const type = headers.get('content-type') ?? '';
     const shown = `content-type ${type === '' ? '(none)' : type}, the body begins ${firstBytes(text)}`;
     if (!type.startsWith('application/json')) {
-        out.push({ rule: `${id} ${status} answers application/json (spec: its response)`, problem: shown });
+        out.push({ rule: status >= 400 ? `${id} ${status} answers the JSON error shape, application/json (errors guide; spec: its response)` : `${id} ${status} answers application/json (spec: its response)`, problem: shown });
         return out;
     }
     const pointer = response.content['application/json']?.schema?.$ref;

@@ -7,7 +7,7 @@ import { CheckFailure } from '../check.ts';
 import { operations, securityOf, type Operation } from '../bundle.ts';
 import { exampleRequest } from '../example-request.ts';
 import { accountInfo, accountOf, agent, business, document, externalAccount, fund, individual, owner, token, verification } from '../fixtures.ts';
-import type { RequestOptions } from '../http.ts';
+import type { Caller, RequestOptions } from '../http.ts';
 import type { World } from '../world.ts';
 import { check, enc } from './define.ts';
 
@@ -103,18 +103,26 @@ function tenantRequest(op: Operation, tenant: Tenant): { path: string; options: 
   return { path: request.path, options, sent: `${decodeURIComponent(request.path)} ${JSON.stringify(options.query)} ${JSON.stringify(options.body ?? '')}`, opaque };
 }
 
+/** An agent of another customer of this platform, with every permission: it must not see the tenant's customer's objects. */
+const otherAgent = (t: World) => t.once('isolation-other-agent', () => agent(t));
+
 function isolation(op: Operation): Check {
-  return check(`isolation.${op.operationId}`, { operations: [op.operationId], rule: `another platform's token never reaches this platform's objects: a path naming one is 404 as if it did not exist, nothing is done to them, and no answer holds their ids (${GUIDE})`, needs: ['state', 'sandbox', 'second-platform'], tags: ['isolation'] }, async (t) => {
+  const byAgent = securityOf(op) === 'bearer';
+  const rule = byAgent
+    ? `an agent sees only its own customer's objects: another customer's agent naming one gets 404 as if it did not exist, nothing is done to it, and no answer holds its ids (${GUIDE})`
+    : `another platform's token never reaches this platform's objects: a path naming one is 404 as if it did not exist, nothing is done to them, and no answer holds their ids (${GUIDE})`;
+  return check(`isolation.${op.operationId}`, { operations: [op.operationId], rule, needs: byAgent ? ['state', 'sandbox'] : ['state', 'sandbox', 'second-platform'], tags: ['isolation'] }, async (t) => {
     const other = t.otherPlatform;
-    if (other === undefined) throw new CheckFailure('isolation needs a second platform', 'a token', 'none');
+    if (!byAgent && other === undefined) throw new CheckFailure('isolation needs a second platform', 'a token', 'none');
     const owned = await tenant(t);
     const { path, options, sent, opaque } = tenantRequest(op, owned);
-    const reply = await t.call(op.method.toUpperCase(), path, { ...options, as: { basic: other } });
+    const as: Caller = byAgent ? { bearer: (await otherAgent(t)).accessToken } : { basic: other as { clientId: string; clientSecret: string } };
+    const reply = await t.call(op.method.toUpperCase(), path, { ...options, as });
     const namedIds = new Set([...[...sent.matchAll(IDS)].map((m) => m[0]), ...opaque].filter((id) => owned.all.has(id)));
     const inPath = [...decodeURIComponent(path).matchAll(IDS)].some((m) => owned.all.has(m[0])) || opaque.length > 0 || decodeURIComponent(path).includes(owned.invitationCode);
     if (!SHARED.has(op.operationId)) {
       t.is.ok(reply.status !== 403, `a 403 would say the object exists: another platform's objects are 404 (${GUIDE})`, 'not 403', () => `403 ${reply.text.slice(0, 200)}`, reply);
-      if (inPath) t.is.ok(reply.status === 404, `another platform's object in the path is 404, as one that does not exist (${GUIDE})`, '404', () => `${reply.status} ${reply.text.slice(0, 200)}`, reply);
+      if (inPath) t.is.ok(reply.status === 404, `${byAgent ? "another customer's" : "another platform's"} object in the path is 404, as one that does not exist (${GUIDE})`, '404', () => `${reply.status} ${reply.text.slice(0, 200)}`, reply);
     }
     if (namedIds.size > 0 && op.method !== 'get' && !SHARED.has(op.operationId)) {
       t.is.ok(reply.status >= 400, `nothing is done to another platform's objects (${GUIDE})`, 'a refusal', () => `${reply.status} ${reply.text.slice(0, 200)}`, reply);
@@ -138,5 +146,5 @@ function namesOrLists(op: Operation): boolean {
 const ID_IN = /[A-Z][A-Za-z]*:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 export function isolationChecks(): Check[] {
-  return operations.filter((op) => securityOf(op) === 'basic' && namesOrLists(op)).map(isolation);
+  return operations.filter((op) => securityOf(op) !== 'none' && namesOrLists(op)).map(isolation);
 }
