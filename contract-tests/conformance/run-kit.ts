@@ -6,8 +6,8 @@ export interface KitRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The last line, `conformance: P passed, F failed, S skipped`, read. */
-  summary: { passed: number; failed: number; skipped: number } | undefined;
+  /** The last line, `conformance: P passed, F failed, S skipped[, E expected failures]`, read. */
+  summary: { passed: number; failed: number; skipped: number; expected?: number } | undefined;
   ms: number;
 }
 
@@ -24,8 +24,9 @@ export function runKit(stage: Stage, baseUrl: string, args: string[], timeoutMs 
     }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') return fail(new Error(`the kit did not end: ${error.message}\n${stdout}\n${stderr}`));
       const last = stdout.trimEnd().split('\n').at(-1) ?? '';
-      const m = /^conformance: (\d+) passed, (\d+) failed, (\d+) skipped$/.exec(last);
-      done({ code: child.exitCode, stdout, stderr, summary: m === null ? undefined : { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) }, ms: Date.now() - started });
+      const m = /^conformance: (\d+) passed, (\d+) failed, (\d+) skipped(?:, (\d+) expected failures?)?$/.exec(last);
+      const summary = m === null ? undefined : { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]), ...(m[4] === undefined ? {} : { expected: Number(m[4]) }) };
+      done({ code: child.exitCode, stdout, stderr, summary, ms: Date.now() - started });
     });
   });
 }

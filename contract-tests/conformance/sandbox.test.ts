@@ -1,6 +1,6 @@
 // The kit, installed from the packed tarball, against the sandbox server on PostgreSQL (a separate
 // process without test controls): every check passes, the one that waits minutes for a quote to
-// complete (--wait-minutes) too, and the JUnit report says the same.
+// complete (--wait-minutes) too, and the JUnit report says the same, with each operation's score.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, inject, it } from 'vitest';
@@ -16,7 +16,9 @@ it('every check passes against the sandbox server on PostgreSQL; the report is J
   expect(run.code).toBe(0);
   expect(run.summary?.failed).toBe(0);
   expect(run.summary?.skipped).toBe(0);
-  expect(run.summary?.passed).toBeGreaterThanOrEqual(713);
+  expect(run.summary?.passed).toBeGreaterThanOrEqual(731);
+  // Every operation scores all the checks that apply to it.
+  expect(run.stdout).toMatch(/^Score per operation \(checks passed of those that apply\): (\d+) of \1 operations at 100 %$/m);
   // Every documented success of every operation was among the answers.
   expect(run.stdout).toMatch(/^documented successes the answers produced: (\d+) of \1$/m);
 
@@ -26,4 +28,5 @@ it('every check passes against the sandbox server on PostgreSQL; the report is J
   expect(xml.match(/<testcase /g)?.length).toBe(run.summary?.passed ?? 0);
   expect(xml).toContain('<testcase classname="payments-conformance.quotes" name="quotes.outcome-003-completes');
   expect(xml).toContain('<testcase classname="payments-conformance.pagination" name="pagination.listTokens.walk: walked to the end');
+  expect(xml).toMatch(/<property name="score\.getCustomer" value="(\d+)\/\1"\/>/);
 }, 15 * 60_000);

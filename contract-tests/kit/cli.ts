@@ -2,7 +2,7 @@
 // `payments-conformance`: the conformance kit as a command. Options come from the command line or
 // the environment (README.md beside this file lists both); the exit status is 0 only when every
 // check that ran passed, and the last line is `conformance: P passed, F failed, S skipped`.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { API_VERSION, packageVersion } from './bundle.ts';
 import { allChecks } from './checks/index.ts';
@@ -22,6 +22,7 @@ Options (environment variable in brackets):
   --report <file>             also write the results as JUnit XML [PAYMENTS_CONFORMANCE_REPORT]
   --only <names>              run only the checks with one of these ids, id prefixes, tags or operationIds [PAYMENTS_CONFORMANCE_ONLY]
   --skip <names>              leave these out [PAYMENTS_CONFORMANCE_SKIP]
+  --expected-failures <file>  check ids (one a line, # comments) that may fail; one that passes fails the run [PAYMENTS_CONFORMANCE_EXPECTED_FAILURES]
   --list                      print every check (id, operations, status, needs, rule) and exit
   --stateless                 the implementation keeps no state (a mock): run only what a mock can pass [PAYMENTS_CONFORMANCE_STATELESS=1]
   --skip-slow                 leave out the checks that wait up to a minute for a sandbox outcome [PAYMENTS_CONFORMANCE_SKIP_SLOW=1]
@@ -60,6 +61,7 @@ function parse() {
       report: { type: 'string' },
       only: { type: 'string' },
       skip: { type: 'string' },
+      'expected-failures': { type: 'string' },
       list: { type: 'boolean' },
       stateless: { type: 'boolean' },
       'skip-slow': { type: 'boolean' },
@@ -80,6 +82,24 @@ function parse() {
     },
     strict: true,
   });
+}
+
+/**
+ * The check ids of an expected-failures file: one a line, blank lines and `#` comments ignored. An
+ * id that names no check of the kit stops the run (exit 2): a typo would otherwise hide nothing.
+ */
+function readExpectedFailures(file: string): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    usage(`--expected-failures: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const ids = new Set(text.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean));
+  const known = new Set(allChecks().map((c) => c.id));
+  const unknown = [...ids].filter((id) => !known.has(id));
+  if (unknown.length > 0) usage(`--expected-failures: ${file} lists ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is no check' : 'are no checks'} of the kit (--list prints their ids)`);
+  return ids;
 }
 
 /** The run; its exit status. */
@@ -127,6 +147,8 @@ async function main(): Promise<number> {
   const webhookUrl = o['webhook-url'] ?? env.PAYMENTS_WEBHOOK_URL;
   if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) usage(`--webhook-url is not a URL: ${webhookUrl}`);
   const reportFile = o.report ?? env.PAYMENTS_CONFORMANCE_REPORT;
+  const expectedFile = o['expected-failures'] ?? env.PAYMENTS_CONFORMANCE_EXPECTED_FAILURES;
+  const expectedFailures = expectedFile === undefined || expectedFile === '' ? undefined : { file: expectedFile, ids: readExpectedFailures(expectedFile) };
   const quiet = o.quiet === true;
   const prefix = o.prefix ?? env.PAYMENTS_CONFORMANCE_PREFIX;
 
@@ -147,6 +169,7 @@ async function main(): Promise<number> {
       },
       ...(otherId === undefined || otherSecret === undefined ? {} : { otherPlatform: { clientId: otherId, clientSecret: otherSecret } }),
       ...(prefix === undefined ? {} : { prefix }),
+      ...(expectedFailures === undefined ? {} : { expectedFailures }),
       requestTimeoutMs: number(o.timeout ?? env.PAYMENTS_CONFORMANCE_TIMEOUT, '--timeout', 30, 1) * 1000,
       outcomeWaitMs: number(o['outcome-wait'] ?? env.PAYMENTS_CONFORMANCE_OUTCOME_WAIT, '--outcome-wait', 20, 1) * 1000,
       onResult: (result) => {

@@ -12,6 +12,12 @@ const BUNDLE_ID = 'urn:payments:contract';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv, { mode: 'full' });
+// Times are in UTC (conventions guide): a date-time valid under RFC 3339 with any other offset than
+// `Z` breaks that rule, which the schemas' `format: date-time` alone would accept.
+const rfc3339 = ajv.formats['date-time'];
+const validDateTime = (s: string): boolean => (typeof rfc3339 === 'object' && rfc3339 !== null && 'validate' in rfc3339 ? (rfc3339.validate as (x: string) => boolean)(s) : typeof rfc3339 === 'function' ? rfc3339(s) : true);
+ajv.addFormat('date-time', { type: 'string', validate: (s: string) => validDateTime(s) && /[zZ]$/.test(s) });
+export const UTC_RULE = 'times are ISO 8601 date-times in UTC, written with `Z` (conventions guide: "Times are ISO 8601 date-times in UTC")';
 ajv.addSchema({ ...bundle, $id: BUNDLE_ID });
 const compiled = new Map<string, ValidateFunction>();
 
@@ -51,6 +57,12 @@ function describe(errors: ErrorObject[], value: unknown): Violation[] {
     } else if (e.keyword === 'required') {
       const schema = [...e.schemaPath.matchAll(/schemas\/([^/]+)/g)].at(-1)?.[1] ?? 'its schema';
       violation = { rule: `${schema} requires \`${String(e.params.missingProperty)}\` (spec: components/schemas/${schema})`, problem: `${at} has no \`${String(e.params.missingProperty)}\`` };
+    } else if (e.keyword === 'format' && e.params.format === 'date-time') {
+      const actual = e.instancePath.split('/').slice(1).reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
+      violation = { rule: UTC_RULE, problem: `${at} is ${JSON.stringify(actual)}${typeof actual === 'string' && /[+-]\d{2}:\d{2}$/.test(actual) ? `, a time with the offset ${actual.slice(-6)}` : ', not an RFC 3339 date-time'}` };
+    } else if (e.keyword === 'type' && e.params.type === 'integer') {
+      const actual = e.instancePath.split('/').slice(1).reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
+      violation = { rule: 'money is an integer in the smallest unit of its currency, as are the counts and other integers of the spec (conventions guide: "Money is an integer in the smallest unit of its currency")', problem: `${at} is ${JSON.stringify(actual)}, not an integer` };
     } else if (e.keyword === 'additionalProperties') {
       violation = { rule: 'no undocumented properties', problem: `${at} has \`${String(e.params.additionalProperty)}\`, which the schema does not define` };
     } else {
@@ -74,7 +86,7 @@ export function schemaViolations(pointer: string, value: unknown): Violation[] {
 }
 
 /** What an answer to `op` breaks of the contract (nothing: an empty list). */
-export function answerViolations(op: Operation, status: number, headers: Headers, text: string): Violation[] {
+export function answerViolations(op: Operation, status: number, headers: Headers, text: string, firstPage = false): Violation[] {
   const id = op.operationId;
   const out: Violation[] = [];
   if (headers.get('x-request-id') === null) out.push({ rule: 'every response carries an X-Request-Id header (errors guide)', problem: 'no X-Request-Id header' });
@@ -97,8 +109,9 @@ export function answerViolations(op: Operation, status: number, headers: Headers
     return out;
   }
   const type = headers.get('content-type') ?? '';
+  const shown = `content-type ${type === '' ? '(none)' : type}, the body begins ${firstBytes(text)}`;
   if (!type.startsWith('application/json')) {
-    out.push({ rule: `${id} ${status} answers application/json`, problem: `content-type ${type === '' ? '(none)' : type}` });
+    out.push({ rule: status >= 400 ? `${id} ${status} answers the JSON error shape, application/json (errors guide; spec: its response)` : `${id} ${status} answers application/json (spec: its response)`, problem: shown });
     return out;
   }
   const pointer = response.content['application/json']?.schema?.$ref;
@@ -106,14 +119,32 @@ export function answerViolations(op: Operation, status: number, headers: Headers
   try {
     body = JSON.parse(text);
   } catch {
-    out.push({ rule: `${id} ${status} answers JSON`, problem: `the body is not JSON: ${text.slice(0, 200)}` });
+    out.push({ rule: `${id} ${status} answers JSON (spec: its response)`, problem: `the body is not JSON: ${shown}` });
     return out;
   }
-  if (pointer !== undefined) out.push(...schemaViolations(pointer, body));
+  // A body that is not even an object says most with what it is.
+  if (pointer !== undefined) out.push(...schemaViolations(pointer, body).map((v) => (body === null || typeof body !== 'object' || Array.isArray(body) ? { ...v, problem: `${v.problem} (${shown})` } : v)));
+  const envelope = listEnvelopeViolation(body, firstPage);
+  if (envelope !== undefined) out.push(envelope);
   if (status >= 400 && body !== null && typeof body === 'object' && 'status' in body && (body as { status: unknown }).status !== status) {
     out.push({ rule: 'an error body repeats the HTTP status in `status` (errors guide)', problem: `body.status is ${JSON.stringify((body as { status: unknown }).status)}, the answer ${status}` });
   }
   return out;
+}
+
+/** The first bytes of a body, quoted, for a message. */
+export const firstBytes = (text: string): string => (text === '' ? '(empty)' : `${JSON.stringify(text.slice(0, 120))}${text.length > 120 ? '…' : ''}`);
+
+/**
+ * A list's only page (no cursor, `hasMore: false`) holds all the matches, so its `totalCount` is
+ * their number (pagination guide): checked on every answer, a miscount is named as such before any
+ * check that reads the list blames something else for it.
+ */
+function listEnvelopeViolation(body: unknown, firstPage: boolean): Violation | undefined {
+  if (!firstPage || body === null || typeof body !== 'object' || !('totalCount' in body) || !('hasMore' in body)) return undefined;
+  const page = body as { data?: unknown; hasMore?: unknown; totalCount?: unknown };
+  if (!Array.isArray(page.data) || page.hasMore !== false || typeof page.totalCount !== 'number' || page.totalCount === page.data.length) return undefined;
+  return { rule: '`totalCount` is how many items match the filters, as of the first page: a first page that is also the last holds them all (pagination guide)', problem: `totalCount ${page.totalCount} on a first page of ${page.data.length} items with hasMore: false` };
 }
 
 /** What a webhook body breaks: an unknown event type, or the schema of its type. */

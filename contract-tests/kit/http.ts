@@ -2,8 +2,13 @@
 // it was sent (no retries, no client-side defaults), and each one checked against the contract
 // before the check reads it. A check sees a Reply; a contract violation fails the check at once.
 import { findOperation } from './bundle.ts';
-import { CheckFailure } from './check.ts';
 import { answerViolations } from './contract.ts';
+import { curlOf, type Redactions } from './curl.ts';
+import { CheckFailure } from './failure.ts';
+import type { Reply, SentRequest } from './reply.ts';
+import { StatusHistory } from './status-history.ts';
+
+export type { Reply } from './reply.ts';
 
 export interface Credentials {
   clientId: string;
@@ -28,20 +33,6 @@ export interface RequestOptions {
   as?: Caller;
 }
 
-export interface Reply {
-  method: string;
-  /** The path relative to the base URL, with its query. */
-  path: string;
-  operationId: string | undefined;
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed JSON body (undefined when there is none, or it is not JSON). */
-  body: unknown;
-  requestId: string | null;
-  /** `POST /customers → 201 (X-Request-Id: …)`. */
-  summary: string;
-}
 
 export interface HttpOptions {
   baseUrl: string;
@@ -49,6 +40,8 @@ export interface HttpOptions {
   fetch?: typeof fetch;
   /** Bound on one request. */
   timeoutMs: number;
+  /** Secrets a failure's curl command names by their environment variable instead. */
+  redactions?: Redactions;
   /** Told of every answer (a suite records the statuses it saw). */
   onAnswer?: (reply: Reply, response: Response) => void | Promise<void>;
 }
@@ -65,6 +58,8 @@ function authorization(caller: Caller): string | undefined {
 export class Http {
   readonly baseUrl: string;
   readonly options: HttpOptions;
+  /** Every status read of the run, whichever check read it. */
+  readonly statuses = new StatusHistory();
   constructor(options: HttpOptions) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -72,8 +67,11 @@ export class Http {
 
   /** Sends a request and checks its answer against the contract; throws a CheckFailure on a violation. */
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const sentAt = Date.now();
     const reply = await this.send(method, path, options);
     this.enforce(reply);
+    const regression = this.statuses.see(reply, sentAt, Date.now());
+    if (regression !== undefined) throw new CheckFailure(regression.rule, 'a status its earlier reads can lead to', regression.problem, reply);
     return reply;
   }
 
@@ -81,7 +79,8 @@ export class Http {
   enforce(reply: Reply): void {
     const op = findOperation(reply.method, reply.path.split('?')[0] ?? '');
     if (op === undefined) throw new CheckFailure('requests of the kit are operations of the contract', `an operation at ${reply.method} ${reply.path}`, 'none', reply);
-    const [violation] = answerViolations(op, reply.status, reply.headers, reply.text);
+    const firstPage = reply.method === 'GET' && !new URLSearchParams(reply.path.split('?')[1] ?? '').has('cursor');
+    const [violation] = answerViolations(op, reply.status, reply.headers, reply.text, firstPage);
     if (violation !== undefined) throw new CheckFailure(violation.rule, 'an answer the contract allows', violation.problem, reply);
   }
 
@@ -122,6 +121,10 @@ export class Http {
       parsed = undefined;
     }
     const requestId = response.headers.get('x-request-id');
+    const sent: SentRequest = { method, url: `${this.baseUrl}${relative}`, headers: { ...headers } };
+    if (options.body !== undefined) sent.body = JSON.stringify(options.body);
+    else if (options.raw !== undefined) sent.body = typeof options.raw.body === 'string' ? options.raw.body : `<${options.raw.body.byteLength} bytes>`;
+    else if (options.form !== undefined) sent.form = [...options.form.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : { fileName: value.name, type: value.type }]);
     const op = findOperation(method, path);
     const reply: Reply = {
       method,
@@ -133,6 +136,8 @@ export class Http {
       body: parsed,
       requestId,
       summary: `${where} → ${response.status}${requestId === null ? ', no X-Request-Id' : `, X-Request-Id: ${requestId}`}`,
+      request: sent,
+      curl: curlOf(sent, this.options.redactions ?? []),
     };
     await this.options.onAnswer?.(reply, response);
     return reply;

@@ -30,13 +30,16 @@ export interface RunOptions {
   outcomeWaitMs?: number;
   fetch?: typeof fetch;
   onAnswer?: HttpOptions['onAnswer'];
+  /** Checks that may fail (--expected-failures): failing, they do not fail the run; passing, they do. */
+  expectedFailures?: { file: string; ids: ReadonlySet<string> };
   /** Told of each result as it comes. */
   onResult?: (result: Result) => void;
   /** Given what undoes the run's changes, for a caller that stops the run early (a signal). */
   onUndo?: (undo: () => Promise<string[]>) => void;
 }
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+/** `expected`: failed, and listed as a check that may fail (--expected-failures). */
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'expected';
 
 export interface Result {
   check: Check;
@@ -63,7 +66,25 @@ export interface RunReport {
   results: Result[];
   /** What the run could not undo (a token it could not delete, the webhook endpoint). */
   cleanupProblems: string[];
+  /** The expected-failures file, when one was given. */
+  expectedFailuresFile?: string;
   ms: number;
+}
+
+/**
+ * A result as the expected failures have it: a listed check that failed is `expected`; one that
+ * passed fails the run, so that the file only ever shrinks (a fixed check must leave it).
+ */
+export function judged(result: Result, expected: RunOptions['expectedFailures']): Result {
+  if (expected === undefined || !expected.ids.has(result.check.id)) return result;
+  if (result.outcome === 'failed') return { ...result, outcome: 'expected' };
+  if (result.outcome !== 'passed') return result;
+  const failure = new CheckFailure(
+    `a check listed as an expected failure passes: remove it from ${expected.file}, so that it stays passing (--expected-failures)`,
+    `a failure, as ${expected.file} lists`,
+    'it passed',
+  );
+  return { ...result, outcome: 'failed', failure };
 }
 
 /** Whether a check is named by one of `names`: its id or a prefix of it (`customers.`), a tag, an operationId. */
@@ -120,6 +141,10 @@ export async function runConformance(checks: Check[], options: RunOptions): Prom
     baseUrl: options.baseUrl,
     credentials: options.credentials,
     timeoutMs: options.requestTimeoutMs ?? 30_000,
+    redactions: [
+      { secret: options.credentials.clientSecret, variable: 'PAYMENTS_CLIENT_SECRET' },
+      ...(options.otherPlatform === undefined ? [] : [{ secret: options.otherPlatform.clientSecret, variable: 'PAYMENTS_OTHER_CLIENT_SECRET' }]),
+    ],
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     onAnswer: async (reply, response) => {
       if (reply.operationId !== undefined) seen.add(`${reply.operationId} ${reply.status}`);
@@ -155,7 +180,7 @@ export async function runConformance(checks: Check[], options: RunOptions): Prom
     const worker = async () => {
       for (let check = queue.shift(); check !== undefined; check = queue.shift()) {
         const reason = skipReason(check, t, options);
-        record(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 });
+        record(judged(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 }, options.expectedFailures));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
@@ -167,5 +192,13 @@ export async function runConformance(checks: Check[], options: RunOptions): Prom
   results.sort((a, b) => (order.get(a.check.id) ?? 0) - (order.get(b.check.id) ?? 0));
   const successes = operations.flatMap((op) => statusesOf(op).filter((status) => status < 300).map((status) => `${op.operationId} ${status}`));
   const missing = successes.filter((pair) => !seen.has(pair));
-  return { prefix, successes: { documented: successes.length, produced: successes.length - missing.length, missing }, capabilities: t.caps, results, cleanupProblems, ms: Date.now() - started };
+  return {
+    prefix,
+    successes: { documented: successes.length, produced: successes.length - missing.length, missing },
+    capabilities: t.caps,
+    results,
+    cleanupProblems,
+    ...(options.expectedFailures === undefined ? {} : { expectedFailuresFile: options.expectedFailures.file }),
+    ms: Date.now() - started,
+  };
 }

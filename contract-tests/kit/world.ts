@@ -2,7 +2,7 @@
 // unique prefix for the data it makes, what the implementation was found to offer, the webhook
 // receiver, objects shared between checks, and what to undo at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CheckFailure, expectations, type Expectations } from './check.ts';
+import { CheckFailure, expectations, type Expectations } from './failure.ts';
 import { Http, type Reply, type RequestOptions } from './http.ts';
 import type { WebhookHub } from './webhook-hub.ts';
 

@@ -1,4 +1,5 @@
-// The server's layering, which the type checker cannot see (server-architecture in the README):
+// The server's layering, which the type checker cannot see (server-architecture in the README), and
+// the conformance kit's files without an import cycle either:
 //   no import cycles, between files or between folders (the root's files counted as one folder)
 //   the root's files wire the server together: they may import anything, and nothing imports them
 //   context/ what every layer may import (the request context, handler types, units of work):
@@ -11,7 +12,7 @@
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../server/operations.ts';
-import { serverSources, type SourceFile } from '../support/server-sources.ts';
+import { kitSources, serverSources, type SourceFile } from '../support/server-sources.ts';
 import { joinAreas, notImplemented } from '../../server/context/handler-types.ts';
 import { operations } from '../support/spec.ts';
 
@@ -102,6 +103,17 @@ describe('imports point down', () => {
 
   it('context/ imports nothing but db/ and shared/', () => {
     expect(offending((f) => f.path.startsWith('context/'), (i) => !['context', 'db', 'shared'].includes(folderOf(i)))).toEqual([]);
+  });
+});
+
+describe("the conformance kit's imports point down", () => {
+  const kitEdges = new Map(kitSources.map((f) => [f.path, new Set(f.imports.filter((i) => i !== f.path))]));
+  it('reads the files it checks', () => {
+    expect(kitSources.find((f) => f.path === 'http.ts')?.imports).toContain('failure.ts');
+  });
+
+  it('between files', () => {
+    expect(cycles(kitEdges).map((c) => describeCycle(c, kitEdges, (from, to) => [`${from} → ${to}`]))).toEqual([]);
   });
 });
 

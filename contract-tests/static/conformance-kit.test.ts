@@ -7,8 +7,9 @@ import { operationById, operations, parametersOf, securityOf, statusesOf } from 
 import { CheckFailure, type Check } from '../kit/check.ts';
 import { allChecks } from '../kit/checks/index.ts';
 import { junitXml } from '../kit/junit.ts';
-import { closing, summaryLine } from '../kit/report.ts';
-import { select, type RunReport } from '../kit/runner.ts';
+import { curlOf } from '../kit/curl.ts';
+import { closing, scores, summaryLine } from '../kit/report.ts';
+import { judged, select, type RunReport } from '../kit/runner.ts';
 
 const checks = allChecks();
 
@@ -54,7 +55,8 @@ describe('the conformance kit', () => {
 
   it('writes well-formed JUnit XML with the failure, its request and the skip reason, escaped', () => {
     const check = (id: string): Check => ({ id, operations: ['getCustomer'], status: 200, rule: 'a rule with <angle> & "quotes"', tags: [id.split('.')[0] ?? ''], needs: [], run: async () => {} });
-    const reply = { method: 'GET', path: '/customers/x', operationId: 'getCustomer', status: 500, headers: new Headers(), text: '', body: undefined, requestId: 'req-1', summary: 'GET /customers/x → 500, X-Request-Id: req-1' };
+    const request = { method: 'GET', url: 'https://h/2025-10-13/customers/x', headers: { Authorization: `Basic ${Buffer.from('id-1:sk_secret').toString('base64')}` } };
+    const reply = { method: 'GET', path: '/customers/x', operationId: 'getCustomer', status: 500, headers: new Headers(), text: '', body: undefined, requestId: 'req-1', summary: 'GET /customers/x → 500, X-Request-Id: req-1', request, curl: curlOf(request, [{ secret: 'sk_secret', variable: 'PAYMENTS_CLIENT_SECRET' }]) };
     const report: RunReport = {
       prefix: 'conformance-test',
       successes: { documented: 95, produced: 95, missing: [] },
@@ -79,5 +81,37 @@ describe('the conformance kit', () => {
     expect(xml.match(/<\/failure>/g)?.length).toBe(1);
     expect(summaryLine(report)).toBe('conformance: 1 passed, 1 failed, 1 skipped');
     expect(closing(report).split('\n').at(-1)).toBe('conformance: 1 passed, 1 failed, 1 skipped');
+    // The failure's curl names the secret by its variable, never prints it.
+    expect(closing(report)).toContain(`curl: curl -sS -i -X GET 'https://h/2025-10-13/customers/x' -u "id-1:$PAYMENTS_CLIENT_SECRET"`);
+    expect(xml).not.toContain('sk_secret');
+    // The rule broken comes first, the check it broke it in after.
+    expect(closing(report)).toMatch(/FAIL customers\.b {2}getCustomer 200\n {2}rule: the rule\n {2}expected: 200\n/);
+    // The score of each operation: passed of the checks that ran (the skipped one does not apply).
+    expect(scores(report)).toEqual([{ operationId: 'getCustomer', passed: 1, applicable: 2 }]);
+    expect(closing(report)).toContain('  getCustomer 1 of 2 (50 %)');
+    expect(xml).toContain('<property name="score.getCustomer" value="1/2"/>');
+  });
+
+  it('lets the checks an expected-failures file lists fail, and fails the run when one of them passes', () => {
+    const check = (id: string): Check => ({ id, operations: ['getCustomer'], rule: 'r', tags: ['customers'], needs: [], run: async () => {} });
+    const expected = { file: 'expected.txt', ids: new Set(['customers.a', 'customers.b']) };
+    const failure = new CheckFailure('the rule', 'x', 'y');
+    expect(judged({ check: check('customers.a'), outcome: 'failed', failure, ms: 1 }, expected).outcome).toBe('expected');
+    const passing = judged({ check: check('customers.b'), outcome: 'passed', ms: 1 }, expected);
+    expect(passing.outcome).toBe('failed');
+    expect((passing.failure as CheckFailure).rule).toMatch(/^a check listed as an expected failure passes: remove it from expected\.txt/);
+    expect(judged({ check: check('customers.c'), outcome: 'failed', failure, ms: 1 }, expected).outcome).toBe('failed');
+    expect(judged({ check: check('customers.a'), outcome: 'skipped', reason: 'r', ms: 0 }, expected).outcome).toBe('skipped');
+    const report: RunReport = {
+      prefix: 'p',
+      successes: { documented: 1, produced: 1, missing: [] },
+      capabilities: { stateless: undefined, noSandbox: undefined, noWebhooks: undefined },
+      cleanupProblems: [],
+      expectedFailuresFile: 'expected.txt',
+      ms: 1,
+      results: [{ check: check('customers.a'), outcome: 'expected', failure, ms: 1 }, { check: check('customers.c'), outcome: 'passed', ms: 1 }],
+    };
+    expect(summaryLine(report)).toBe('conformance: 1 passed, 0 failed, 0 skipped, 1 expected failure');
+    expect(junitXml(report)).toContain('<skipped message="expected failure: the rule: expected x, got y">');
   });
 });

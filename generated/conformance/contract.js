@@ -10,6 +10,12 @@ const addFormats = ajvFormats.default;
 const BUNDLE_ID = 'urn:payments:contract';
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv, { mode: 'full' });
+// Times are in UTC (conventions guide): a date-time valid under RFC 3339 with any other offset than
+// `Z` breaks that rule, which the schemas' `format: date-time` alone would accept.
+const rfc3339 = ajv.formats['date-time'];
+const validDateTime = (s) => (typeof rfc3339 === 'object' && rfc3339 !== null && 'validate' in rfc3339 ? rfc3339.validate(s) : typeof rfc3339 === 'function' ? rfc3339(s) : true);
+ajv.addFormat('date-time', { type: 'string', validate: (s) => validDateTime(s) && /[zZ]$/.test(s) });
+export const UTC_RULE = 'times are ISO 8601 date-times in UTC, written with `Z` (conventions guide: "Times are ISO 8601 date-times in UTC")';
 ajv.addSchema({ ...bundle, $id: BUNDLE_ID });
 const compiled = new Map();
 function validator(pointer) {
@@ -42,6 +48,14 @@ function describe(errors, value) {
             const schema = [...e.schemaPath.matchAll(/schemas\/([^/]+)/g)].at(-1)?.[1] ?? 'its schema';
             violation = { rule: `${schema} requires \`${String(e.params.missingProperty)}\` (spec: components/schemas/${schema})`, problem: `${at} has no \`${String(e.params.missingProperty)}\`` };
         }
+        else if (e.keyword === 'format' && e.params.format === 'date-time') {
+            const actual = e.instancePath.split('/').slice(1).reduce((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
+            violation = { rule: UTC_RULE, problem: `${at} is ${JSON.stringify(actual)}${typeof actual === 'string' && /[+-]\d{2}:\d{2}$/.test(actual) ? `, a time with the offset ${actual.slice(-6)}` : ', not an RFC 3339 date-time'}` };
+        }
+        else if (e.keyword === 'type' && e.params.type === 'integer') {
+            const actual = e.instancePath.split('/').slice(1).reduce((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], value);
+            violation = { rule: 'money is an integer in the smallest unit of its currency, as are the counts and other integers of the spec (conventions guide: "Money is an integer in the smallest unit of its currency")', problem: `${at} is ${JSON.stringify(actual)}, not an integer` };
+        }
         else if (e.keyword === 'additionalProperties') {
             violation = { rule: 'no undocumented properties', problem: `${at} has \`${String(e.params.additionalProperty)}\`, which the schema does not define` };
         }
@@ -65,7 +79,7 @@ export function schemaViolations(pointer, value) {
     return describe(validate.errors ?? [], value).map((v) => ({ ...v, rule: v.rule.startsWith('schema ') ? `${where}: ${v.rule}` : v.rule }));
 }
 /** What an answer to `op` breaks of the contract (nothing: an empty list). */
-export function answerViolations(op, status, headers, text) {
+export function answerViolations(op, status, headers, text, firstPage = false) {
     const id = op.operationId;
     const out = [];
     if (headers.get('x-request-id') === null)
@@ -90,8 +104,9 @@ export function answerViolations(op, status, headers, text) {
         return out;
     }
     const type = headers.get('content-type') ?? '';
+    const shown = `content-type ${type === '' ? '(none)' : type}, the body begins ${firstBytes(text)}`;
     if (!type.startsWith('application/json')) {
-        out.push({ rule: `${id} ${status} answers application/json`, problem: `content-type ${type === '' ? '(none)' : type}` });
+        out.push({ rule: status >= 400 ? `${id} ${status} answers the JSON error shape, application/json (errors guide; spec: its response)` : `${id} ${status} answers application/json (spec: its response)`, problem: shown });
         return out;
     }
     const pointer = response.content['application/json']?.schema?.$ref;
@@ -100,15 +115,34 @@ export function answerViolations(op, status, headers, text) {
         body = JSON.parse(text);
     }
     catch {
-        out.push({ rule: `${id} ${status} answers JSON`, problem: `the body is not JSON: ${text.slice(0, 200)}` });
+        out.push({ rule: `${id} ${status} answers JSON (spec: its response)`, problem: `the body is not JSON: ${shown}` });
         return out;
     }
+    // A body that is not even an object says most with what it is.
     if (pointer !== undefined)
-        out.push(...schemaViolations(pointer, body));
+        out.push(...schemaViolations(pointer, body).map((v) => (body === null || typeof body !== 'object' || Array.isArray(body) ? { ...v, problem: `${v.problem} (${shown})` } : v)));
+    const envelope = listEnvelopeViolation(body, firstPage);
+    if (envelope !== undefined)
+        out.push(envelope);
     if (status >= 400 && body !== null && typeof body === 'object' && 'status' in body && body.status !== status) {
         out.push({ rule: 'an error body repeats the HTTP status in `status` (errors guide)', problem: `body.status is ${JSON.stringify(body.status)}, the answer ${status}` });
     }
     return out;
+}
+/** The first bytes of a body, quoted, for a message. */
+export const firstBytes = (text) => (text === '' ? '(empty)' : `${JSON.stringify(text.slice(0, 120))}${text.length > 120 ? '…' : ''}`);
+/**
+ * A list's only page (no cursor, `hasMore: false`) holds all the matches, so its `totalCount` is
+ * their number (pagination guide): checked on every answer, a miscount is named as such before any
+ * check that reads the list blames something else for it.
+ */
+function listEnvelopeViolation(body, firstPage) {
+    if (!firstPage || body === null || typeof body !== 'object' || !('totalCount' in body) || !('hasMore' in body))
+        return undefined;
+    const page = body;
+    if (!Array.isArray(page.data) || page.hasMore !== false || typeof page.totalCount !== 'number' || page.totalCount === page.data.length)
+        return undefined;
+    return { rule: '`totalCount` is how many items match the filters, as of the first page: a first page that is also the last holds them all (pagination guide)', problem: `totalCount ${page.totalCount} on a first page of ${page.data.length} items with hasMore: false` };
 }
 /** What a webhook body breaks: an unknown event type, or the schema of its type. */
 export function webhookViolations(event) {

@@ -2,8 +2,10 @@
 // it was sent (no retries, no client-side defaults), and each one checked against the contract
 // before the check reads it. A check sees a Reply; a contract violation fails the check at once.
 import { findOperation } from "./bundle.js";
-import { CheckFailure } from "./check.js";
 import { answerViolations } from "./contract.js";
+import { curlOf } from "./curl.js";
+import { CheckFailure } from "./failure.js";
+import { StatusHistory } from "./status-history.js";
 export const basic = ({ clientId, clientSecret }) => `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 function authorization(caller) {
     if (caller === 'anonymous')
@@ -17,14 +19,20 @@ function authorization(caller) {
 export class Http {
     baseUrl;
     options;
+    /** Every status read of the run, whichever check read it. */
+    statuses = new StatusHistory();
     constructor(options) {
         this.options = options;
         this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     }
     /** Sends a request and checks its answer against the contract; throws a CheckFailure on a violation. */
     async call(method, path, options = {}) {
+        const sentAt = Date.now();
         const reply = await this.send(method, path, options);
         this.enforce(reply);
+        const regression = this.statuses.see(reply, sentAt, Date.now());
+        if (regression !== undefined)
+            throw new CheckFailure(regression.rule, 'a status its earlier reads can lead to', regression.problem, reply);
         return reply;
     }
     /** Fails with the first contract violation of an answer. */
@@ -32,7 +40,8 @@ export class Http {
         const op = findOperation(reply.method, reply.path.split('?')[0] ?? '');
         if (op === undefined)
             throw new CheckFailure('requests of the kit are operations of the contract', `an operation at ${reply.method} ${reply.path}`, 'none', reply);
-        const [violation] = answerViolations(op, reply.status, reply.headers, reply.text);
+        const firstPage = reply.method === 'GET' && !new URLSearchParams(reply.path.split('?')[1] ?? '').has('cursor');
+        const [violation] = answerViolations(op, reply.status, reply.headers, reply.text, firstPage);
         if (violation !== undefined)
             throw new CheckFailure(violation.rule, 'an answer the contract allows', violation.problem, reply);
     }
@@ -82,6 +91,13 @@ export class Http {
             parsed = undefined;
         }
         const requestId = response.headers.get('x-request-id');
+        const sent = { method, url: `${this.baseUrl}${relative}`, headers: { ...headers } };
+        if (options.body !== undefined)
+            sent.body = JSON.stringify(options.body);
+        else if (options.raw !== undefined)
+            sent.body = typeof options.raw.body === 'string' ? options.raw.body : `<${options.raw.body.byteLength} bytes>`;
+        else if (options.form !== undefined)
+            sent.form = [...options.form.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : { fileName: value.name, type: value.type }]);
         const op = findOperation(method, path);
         const reply = {
             method,
@@ -93,6 +109,8 @@ export class Http {
             body: parsed,
             requestId,
             summary: `${where} → ${response.status}${requestId === null ? ', no X-Request-Id' : `, X-Request-Id: ${requestId}`}`,
+            request: sent,
+            curl: curlOf(sent, this.options.redactions ?? []),
         };
         await this.options.onAnswer?.(reply, response);
         return reply;

@@ -1,7 +1,7 @@
 // The run as JUnit XML, for CI dashboards: one testsuite per area (the first part of a check's id),
 // one testcase per check, named by its id and rule; failures carry the expected and the actual
 // answer and the request id, skips their reason.
-import { describeFailure } from "./report.js";
+import { describeFailure, scores } from "./report.js";
 const escape = (text) => text
     // Characters XML 1.0 cannot hold at all.
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
@@ -18,6 +18,9 @@ function testcase(result) {
         return `${open}/>`;
     if (result.outcome === 'skipped')
         return `${open}>\n      <skipped message="${escape(result.reason ?? '')}"/>\n    </testcase>`;
+    // A listed failure is reported as dashboards show an expected failure: skipped, with why.
+    if (result.outcome === 'expected')
+        return `${open}>\n      <skipped message="${escape(`expected failure: ${result.failure?.message.split('\n')[0] ?? ''}`)}">${escape(describeFailure(result))}</skipped>\n    </testcase>`;
     const failure = result.failure ?? new Error('failed');
     const text = describeFailure(result);
     return `${open}>\n      <failure message="${escape(failure.message.split('\n')[0] ?? '')}" type="${escape(failure.name)}">${escape(text)}</failure>\n    </testcase>`;
@@ -28,11 +31,15 @@ export function junitXml(report) {
         const area = result.check.id.split('.')[0] ?? result.check.id;
         areas.set(area, [...(areas.get(area) ?? []), result]);
     }
-    const count = (results, outcome) => results.filter((r) => r.outcome === outcome).length;
+    const count = (results, outcome) => results.filter((r) => r.outcome === outcome || (outcome === 'skipped' && r.outcome === 'expected')).length;
     const suites = [...areas].map(([area, results]) => {
         const time = results.reduce((sum, r) => sum + r.ms, 0);
         return `  <testsuite name="${escape(area)}" tests="${results.length}" failures="${count(results, 'failed')}" errors="0" skipped="${count(results, 'skipped')}" time="${seconds(time)}">\n${results.map(testcase).join('\n')}\n  </testsuite>`;
     });
+    // The score per operation (passed of the checks that apply), as properties of a suite of no tests.
+    const properties = scores(report).map((s) => `      <property name="score.${escape(s.operationId)}" value="${s.passed}/${s.applicable}"/>`);
+    if (properties.length > 0)
+        suites.push(`  <testsuite name="operations" tests="0" failures="0" errors="0" skipped="0" time="0.000">\n    <properties>\n${properties.join('\n')}\n    </properties>\n  </testsuite>`);
     const all = report.results;
     return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="payments-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="0" skipped="${count(all, 'skipped')}" time="${seconds(report.ms)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

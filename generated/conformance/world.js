@@ -2,7 +2,7 @@
 // unique prefix for the data it makes, what the implementation was found to offer, the webhook
 // receiver, objects shared between checks, and what to undo at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CheckFailure, expectations } from "./check.js";
+import { CheckFailure, expectations } from "./failure.js";
 import { Http } from "./http.js";
 export class World {
     http;

@@ -164,7 +164,6 @@ const NOT_FOUND: Record<string, string> = {
   externalAccountId: 'EXTERNAL_ACCOUNT_NOT_FOUND',
   quoteId: 'QUOTE_NOT_FOUND',
   transactionId: 'TRANSACTION_NOT_FOUND',
-  invitationCode: 'INVITATION_NOT_FOUND',
   credentialId: 'CREDENTIAL_NOT_FOUND',
   sessionId: 'SESSION_NOT_FOUND',
   agentId: 'AGENT_NOT_FOUND',
@@ -174,6 +173,9 @@ const NOT_FOUND: Record<string, string> = {
 function notFound(op: Operation): Check | undefined {
   if (!documents(op, 404) || op.operationId === 'redeemAgentDeviceCode') return undefined;
   const params = parametersOf(op).filter((p) => p.in === 'path');
+  // An unknown invitation code spends one of the platform's 10 look-ups (one back every 6 minutes,
+  // errors guide): a run that made any would lock out the runs after it (README: what it leaves out).
+  if (params.some((p) => p.name === 'invitationCode')) return undefined;
   // Only ids and codes have a form to make an unknown one of (an UMA address's 404 is the sandbox's).
   if (params.length === 0 || params.some((p) => unknownValueOf(op, p.name) === undefined)) return undefined;
   // With every id unknown, the first one is what is not found.

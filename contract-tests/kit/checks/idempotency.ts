@@ -260,6 +260,23 @@ export function idempotencyChecks(): Check[] {
     }),
   );
   checks.push(
+    check('idempotency.scope', { operations: ['createCustomer', 'createCustomerExternalAccount', 'createQuote', 'executeQuote'], status: 201, rule: `keys of different operations never meet: the same key on another operation (another method or path template) is a new request, processed, not replayed nor refused (${GUIDE})`, needs: ['state', 'sandbox'], tags: ['idempotency'] }, async (t) => {
+      const key = t.key();
+      const fresh = (reply: Awaited<ReturnType<World['call']>>, what: string) => {
+        t.expect(reply, 201, `keys of different operations never meet: ${what} with a key another operation used is processed (${GUIDE})`);
+        t.is.ok(reply.headers.get('idempotent-replayed') === null, `keys of different operations never meet: ${what} is not a replay of another operation's answer (${GUIDE})`, 'no Idempotent-Replayed header', () => `Idempotent-Replayed: ${String(reply.headers.get('idempotent-replayed'))}`, reply);
+        return reply.body as { id: string };
+      };
+      const customer = fresh(await t.call('POST', '/customers', { body: { customerType: 'INDIVIDUAL', platformCustomerId: t.uid(), fullName: 'Jane Doe', currencies: ['USD', 'EUR'] }, key }), 'createCustomer');
+      fresh(await t.call('POST', '/customers/external-accounts', { body: { customerId: customer.id, currency: 'USD', accountInfo: accountInfo.usd() }, key }), 'createCustomerExternalAccount');
+      const usd = (await accountOf(t, customer.id, 'USD')).id;
+      await fund(t, usd, 10_000);
+      const eur = (await accountOf(t, customer.id, 'EUR')).id;
+      // The guide's own example: creating and executing one quote may share a key.
+      const quote = fresh(await t.call('POST', '/quotes', { body: toEur(usd, eur, 1_000), key }), 'createQuote');
+      const executed = await t.call('POST', `/quotes/${enc(quote.id)}/execute`, { key });
+      t.is.ok(executed.status >= 200 && executed.status < 300 && executed.headers.get('idempotent-replayed') === null, `keys of different operations never meet: executeQuote with the key of createQuote is processed (${GUIDE})`, 'a 2xx, not a replay', () => `${executed.status} ${executed.text.slice(0, 200)}`, executed);
+    }),
     check('idempotency.refusals-leave-the-key-free', { operations: ['createCustomer'], status: 400, rule: `a request refused before it ran (400 invalid, 403 another token's) does not use up its key: the valid request with it is processed, not replayed (${GUIDE}: keys are per credential)`, tags: ['idempotency'] }, async (t) => {
       const key = t.key();
       const body = { customerType: 'INDIVIDUAL', platformCustomerId: t.uid() };

@@ -39,7 +39,11 @@ interface Scope {
   as?: Caller;
   /** How an item is named (the static lists have no id). */
   key?: (item: Item) => string;
+  /** Adds an item to the list (for the check that the list changing during a walk moves nothing). */
+  grow?: () => Promise<unknown>;
 }
+
+const RULE_ORDER = 'a list is newest first unless the operation says otherwise (pagination guide: `data`; each list\'s description)';
 
 const RULE_HAS_MORE = '`hasMore` is true only when another page follows: the last page, also when exactly full, says `hasMore: false` (pagination guide)';
 
@@ -62,18 +66,26 @@ async function walk(t: World, scope: Scope, limit: number): Promise<Walk> {
     t.is.ok(p.data.length <= limit, 'a page holds at most `limit` items (pagination guide)', `at most ${limit}`, () => `${p.data.length}`, reply);
     t.is.ok(p.hasMore === (p.nextCursor !== undefined), '`nextCursor` is present exactly when `hasMore` is true (pagination guide)', `hasMore ${p.hasMore} with${p.hasMore ? '' : 'out'} a nextCursor`, () => `hasMore ${p.hasMore}, nextCursor ${JSON.stringify(p.nextCursor)}`, reply);
     if (total === undefined) total = p.totalCount;
-    else t.is.equal(p.totalCount, total, "a page fetched with a cursor repeats its walk's first `totalCount` (pagination guide)", reply);
+    else {
+      const first = total;
+      t.is.ok(p.totalCount === first, "`totalCount` does not move under you: a page fetched with a cursor repeats its walk's first `totalCount` (pagination guide)", `totalCount ${first}, as on the first page`, () => `totalCount ${p.totalCount} on page ${pages.length}`, reply);
+    }
     if (cursor !== undefined) {
       t.is.ok(p.data.length > 0, RULE_HAS_MORE, 'a page after `hasMore: true` to hold items', () => `an empty page after ${pages.length - 1} pages of ${pages.slice(0, -1).map((x) => x.size).join(', ')} items (the previous page said hasMore: true)`, reply);
     }
     if (p.hasMore) t.is.ok(p.data.length === limit, 'every page before the last is full (pagination guide: limit is the page size)', `${limit} items`, () => `${p.data.length}`, reply);
     for (const item of p.data) {
       t.is.ok(!items.some((seen) => key(seen) === key(item)), 'a walk never sees an item twice (pagination guide)', `${key(item)} once`, () => 'twice', reply);
+      const before = items.at(-1)?.createdAt;
+      if (typeof before === 'string' && typeof item.createdAt === 'string') {
+        t.is.ok(Date.parse(item.createdAt) <= Date.parse(before), RULE_ORDER, `createdAt never later than the item before it (limit=${limit})`, () => `item ${items.length} (${String(item.createdAt)}) after item ${items.length - 1} (${before})`, reply);
+      }
       items.push(item);
     }
     if (!p.hasMore) {
       if (items.length !== total) await unchangedSince(t, scope, total);
-      t.is.equal(items.length, total, '`totalCount` is how many items match the filters across all pages, as of the first page (pagination guide)', reply);
+      const counted = total;
+      t.is.ok(items.length === counted, '`totalCount` is how many items match the filters across all pages, as of the first page (pagination guide)', `totalCount ${items.length}: the items the walk found`, () => `totalCount ${counted}`, reply);
       return { items, pages };
     }
     if (pages.length > 1_000) throw new CheckFailure('a list ends', 'a last page', 'over 1,000 pages', reply);
@@ -103,8 +115,15 @@ async function walkScope(t: World, scope: Scope): Promise<void> {
   // An exactly full last page: a page size dividing the count (2 or more pages).
   const divisor = [2, 3, 5, 7, 1].find((d) => total % d === 0 && total / d >= 2 && d <= 100) ?? 1;
   const sizes = [...new Set([divisor, total <= 100 ? total : 100, total > 2 ? total - 1 : 1])];
+  let firstWalk: string[] | undefined;
   for (const size of sizes) {
     const { items } = await walk(t, scope, size);
+    if (scope.key !== undefined) {
+      // Lists without a creation time (computed ones): their order is the same at every page size.
+      const keys = items.map(scope.key);
+      firstWalk ??= keys;
+      t.is.equal(keys, firstWalk, `a list's order does not depend on the page size: the walk at limit=${size} finds the items of the walk at limit=${sizes[0]} in the same order (pagination guide)`);
+    }
     if (scope.expected !== undefined) {
       t.is.equal(items.map((i) => String(i.id)), scope.expected, `the walk at limit=${size} returns every item once, newest first (pagination guide)`);
     }
@@ -113,6 +132,30 @@ async function walkScope(t: World, scope: Scope): Promise<void> {
       t.is.equal(walked, scope.among, `the walk at limit=${size} returns every item once, newest first (pagination guide)`);
     }
   }
+}
+
+/**
+ * The list changes during a walk: an item added after the first page moves nothing. Every page
+ * repeats the first page's `totalCount`, and the walk finds the items as of the first page.
+ */
+async function walkWhileGrowing(t: World, scope: Scope): Promise<void> {
+  const grow = scope.grow;
+  if (grow === undefined || scope.expected === undefined) throw new CheckFailure('the check names a list it can grow', 'a list of the check\'s own', 'none');
+  const as = scope.as === undefined ? {} : { as: scope.as };
+  const first = await t.call('GET', scope.path, { query: { ...scope.query, limit: 1 }, ...as });
+  const p = t.expect<{ data: Item[]; nextCursor?: string; totalCount: number }>(first, 200, 'a list answers 200 with its envelope (pagination guide)');
+  const total = p.totalCount;
+  const items = [...p.data];
+  await grow();
+  for (let cursor = p.nextCursor, n = 2; cursor !== undefined; n++) {
+    const reply = await t.call('GET', scope.path, { query: { ...scope.query, limit: 1, cursor }, ...as });
+    const next = t.expect<{ data: Item[]; nextCursor?: string; totalCount: number }>(reply, 200, 'a list answers 200 with its envelope (pagination guide)');
+    t.is.ok(next.totalCount === total, "`totalCount` does not move under you: a page fetched with a cursor repeats its walk's first `totalCount`, also when the list changed since (pagination guide)", `totalCount ${total}, as on the first page`, () => `totalCount ${next.totalCount} on page ${n}, after an item was added`, reply);
+    items.push(...next.data);
+    if (n > 1_000) throw new CheckFailure('a list ends', 'a last page', 'over 1,000 pages', reply);
+    cursor = next.nextCursor;
+  }
+  t.is.equal(items.map((i) => String(i.id)), scope.expected, 'items created while you page through a list do not shift the pages you have not read yet: the walk finds the items as of its first page, newest first (pagination guide)');
 }
 
 /** The cursor of the scope's first page at limit 1 (the scope holds at least 2 items). */
@@ -160,7 +203,7 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
     make: async (t) => {
       const name = t.uid();
       const made = await inOrder(4, () => token(t, ['VIEW'], name));
-      return { path: '/tokens', query: { name }, expected: newest(made), otherQuery: { name: t.uid() } };
+      return { path: '/tokens', query: { name }, expected: newest(made), otherQuery: { name: t.uid() }, grow: () => token(t, ['VIEW'], name) };
     },
   },
   listCustomers: {
@@ -178,7 +221,7 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
     make: async (t) => {
       const company = await business(t);
       const made = await inOrder(4, () => owner(t, company.id, { roles: ['DIRECTOR'], ownershipPercentage: undefined }));
-      return { path: '/beneficial-owners', query: { customerId: company.id }, expected: newest(made), otherQuery: { customerId: (await business(t)).id } };
+      return { path: '/beneficial-owners', query: { customerId: company.id }, expected: newest(made), otherQuery: { customerId: (await business(t)).id }, grow: () => owner(t, company.id, { roles: ['DIRECTOR'], ownershipPercentage: undefined }) };
     },
   },
   listDocuments: {
@@ -186,7 +229,7 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
     make: async (t) => {
       const holder = await individual(t);
       const made = await inOrder(4, () => document(t, holder.id));
-      return { path: '/documents', query: { documentHolder: holder.id }, expected: newest(made), otherQuery: { documentHolder: (await individual(t)).id } };
+      return { path: '/documents', query: { documentHolder: holder.id }, expected: newest(made), otherQuery: { documentHolder: (await individual(t)).id }, grow: () => document(t, holder.id) };
     },
   },
   listVerifications: {
@@ -236,7 +279,7 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
     make: async (t) => {
       const customer = await individual(t);
       const made = await inOrder(4, () => externalAccount(t, customer.id, 'USD', accountInfo.usd()));
-      return { path: '/customers/external-accounts', query: { customerId: customer.id }, expected: newest(made), otherQuery: { customerId: customer.id, currency: 'EUR' } };
+      return { path: '/customers/external-accounts', query: { customerId: customer.id }, expected: newest(made), otherQuery: { customerId: customer.id, currency: 'EUR' }, grow: () => externalAccount(t, customer.id, 'USD', accountInfo.usd()) };
     },
   },
   listPlatformExternalAccounts: {
@@ -325,6 +368,9 @@ const scopes: Record<string, { path: string; sandbox?: true; make: (t: World) =>
 /** The scopes, by the operationId of their list. */
 export const listScopes = scopes;
 
+/** The lists a check can add an item to while it walks them. */
+const growable = new Set(['listTokens', 'listBeneficialOwners', 'listDocuments', 'listCustomerExternalAccounts']);
+
 export function paginationChecks(): Check[] {
   return Object.entries(scopes).flatMap(([operationId, { make: fill, sandbox }]) => {
     const needs: Need[] = sandbox === true ? ['state', 'sandbox'] : ['state'];
@@ -334,6 +380,14 @@ export function paginationChecks(): Check[] {
     check(`pagination.${operationId}.walk`, { operations: [operationId], status: 200, rule: `walked to the end at several page sizes: each page at most \`limit\`, every item once, newest first; ${RULE_HAS_MORE}`, tags: ['pagination'], needs }, async (t) => {
       await walkScope(t, await make(t));
     }),
+    ...(growable.has(operationId)
+      ? [
+          check(`pagination.${operationId}.while-changing`, { operations: [operationId], status: 200, rule: "the list changes during a walk: every page fetched with a cursor repeats the first page's `totalCount` (it \"does not move under you\") and the walk finds the items as of its first page (pagination guide)", tags: ['pagination'], needs }, async (t) => {
+            // Items of its own, not the walk's: this check adds to them.
+            await walkWhileGrowing(t, await fill(t));
+          }),
+        ]
+      : []),
     check(`pagination.${operationId}.cursor`, { operations: [operationId], status: 400, rule: 'an altered cursor, or a cursor sent with other filters than it came with, is 400 INVALID_CURSOR (pagination guide)', tags: ['pagination'], needs }, async (t) => {
       await cursorChecks(t, await make(t));
     }),

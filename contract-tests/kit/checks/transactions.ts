@@ -4,7 +4,7 @@ import { CheckFailure, type Check } from '../check.ts';
 import { accountInfo, accountPair, balanceOf, externalAccount, fund, type Transaction } from '../fixtures.ts';
 import type { World } from '../world.ts';
 import { check, enc, ids } from './define.ts';
-import { created, getTransaction, transferIn, transferOut } from './transfers.ts';
+import { created, getTransaction, inStatus, transferIn, transferOut } from './transfers.ts';
 
 const list = async (t: World, query: Record<string, string | number>) =>
   t.expect<{ data: Transaction[]; totalCount: number; hasMore: boolean }>(await t.call('GET', '/transactions', { query: { limit: 100, ...query } }), 200, 'listTransactions answers 200');
@@ -65,6 +65,21 @@ export function transactionChecks(): Check[] {
         t.is.equal(await getTransaction(t, tx.id), tx, 'a refused cancel changes nothing');
       }
       t.is.equal(await balanceOf(t, done.internal.id), 8_000, 'a refused cancel moves no money');
+    }),
+
+    check('transactions.status-forward', { operations: ['getTransaction', 'listTransactions', 'createTransferOut'], status: 200, rule: 'a transaction\'s status moves only along its state machine (spec: TransactionStatus, x-state-machine): every status read on the way to its outcome, and after it, is one the earlier reads lead to', needs: [...needs, 'slow'], tags: ['state-machines'], timeoutMs: 120_000 }, async (t) => {
+      // Each read is recorded and compared with the earlier ones (status-history.ts): read often, on
+      // the way to the outcome and after it, a status going back cannot hide between two reads.
+      const settled = await accountPair(t, '000', 10_000);
+      const completed = created(t, await transferOut(t, settled.internal.id, settled.external.id, 1_000));
+      const delayed = await accountPair(t, '004', 10_000);
+      const failing = created(t, await transferOut(t, delayed.internal.id, delayed.external.id, 1_000));
+      await inStatus(t, failing.id, 'FAILED', t.outcomeWaitMs, 'a transfer-out to an account ending in 004 is FAILED a few seconds later (sandbox guide)');
+      for (let i = 0; i < 3; i++) {
+        for (const tx of [completed, failing]) await getTransaction(t, tx.id);
+        await list(t, { accountId: settled.internal.id });
+        await list(t, { accountId: delayed.internal.id });
+      }
     }),
 
     check('transactions.funding.currencies', { operations: ['fundSandboxInternalAccount'], status: 200, rule: 'sandbox funding answers the account with its new balance, in any of its currencies (fundSandboxInternalAccount)', needs: [...needs], tags: ['sandbox'] }, async (t) => {

@@ -17,14 +17,18 @@ function checked(hub, delivery) {
     const attempts = [...hub.secrets].reverse().map((secret) => verify(secret, delivery));
     const good = attempts.find((a) => a.event !== undefined);
     if (good?.event === undefined) {
-        throw new CheckFailure(SIGNED, 'a signature that verifies with the secret', `${attempts[0]?.error ?? 'no signature'} (webhook-id ${delivery.headers['webhook-id'] ?? 'none'}, webhook-signature ${delivery.headers['webhook-signature'] ?? 'none'}, body ${delivery.body.slice(0, 200)})`);
+        // The timestamp's value, and how far it is from when the delivery came: a signature is refused
+        // for a timestamp over 5 minutes off (Standard Webhooks) as well as for a wrong HMAC.
+        const stamp = delivery.headers['webhook-timestamp'];
+        const off = stamp === undefined || !/^\d+$/.test(stamp) ? 'not a number of seconds' : `${Math.round(Number(stamp) - delivery.at / 1000)} s from its arrival`;
+        throw new CheckFailure(SIGNED, 'a signature that verifies with the secret', `${attempts[0]?.error ?? 'no signature'} (webhook-id ${delivery.headers['webhook-id'] ?? 'none'}, webhook-timestamp ${JSON.stringify(stamp ?? null)}: ${off}, webhook-signature ${delivery.headers['webhook-signature'] ?? 'none'}, body ${delivery.body.slice(0, 200)})`);
     }
     const event = good.event;
     if (delivery.headers['webhook-id'] !== event.id)
         throw new CheckFailure("the webhook-id header is the body's id, the same on every retry (webhooks guide)", String(event.id), String(delivery.headers['webhook-id']));
     const [violation] = webhookViolations(event);
     if (violation !== undefined)
-        throw new CheckFailure(violation.rule, `a ${event.type} body the spec allows`, violation.problem);
+        throw new CheckFailure(violation.rule, `a ${event.type} body the spec allows`, `${violation.problem} (webhook-id ${event.id})`);
     return event;
 }
 /** Waits for `count` events matching `match`, each checked; fails naming what did not come. */
