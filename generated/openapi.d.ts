@@ -2689,7 +2689,7 @@ export interface paths {
          *     `customer-status` webhook (`CUSTOMER_KYC_APPROVED`, `CUSTOMER_KYB_PENDING`, ...).
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 CUSTOMER_NOT_FOUND` (also for
-         *     another platform's customer); `410 GONE` for a deleted customer; `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
+         *     another platform's customer); `410 CUSTOMER_DELETED` for a deleted customer; `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
          *     status, with `details.status` (the current status) and `details.allowedTransitions` (the
          *     statuses it allows from there).
          */
@@ -2756,8 +2756,8 @@ export interface paths {
          * @description Sandbox only: the rail answers the beneficiary name check of the external account (a customer's
          *     or the platform's), which must be `PENDING` (as an account number ending in `104` leaves it):
          *     its `beneficiaryVerificationStatus` becomes `status`. Sent as
-         *     `EXTERNAL_ACCOUNT_STATUS_UPDATED`. For `MATCHED` and `PARTIAL_MATCH` the account gets
-         *     `beneficiaryVerifiedData` with the name the rail knows (the beneficiary's name as given).
+         *     `EXTERNAL_ACCOUNT_STATUS_UPDATED`. With `MATCHED` the account gets `beneficiaryVerifiedData`,
+         *     the beneficiary's name as given, as a `MATCHED` check at creation does.
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 EXTERNAL_ACCOUNT_NOT_FOUND` (also
          *     for another platform's account); `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
@@ -8442,7 +8442,7 @@ export interface components {
         SandboxWebhookTriggerResult: {
             /**
              * @description The event's `id`, as in the body sent (the same id on every attempt of a delivery).
-             * @example Webhook:019542f5-b3e7-1d02-0000-000000000031
+             * @example 019542f5-b3e7-1d02-0000-000000000e31
              */
             id: string;
             type: components["schemas"]["WebhookEventType"];
