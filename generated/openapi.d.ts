@@ -8441,10 +8441,10 @@ export interface components {
          */
         SandboxWebhookTriggerResult: {
             /**
-             * @description The event's `id`, as in the body sent (the same id on every attempt of a delivery).
+             * @description The `id` of the event sent (its `webhook-id` header). No object of the API has it.
              * @example 019542f5-b3e7-1d02-0000-000000000e31
              */
-            id: string;
+            eventId: string;
             type: components["schemas"]["WebhookEventType"];
             /**
              * Format: uri

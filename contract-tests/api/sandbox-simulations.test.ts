@@ -439,7 +439,7 @@ describeServer('the webhooks of simulations, on a server of its own', () => {
       expect(data).toMatchObject({ type, url: hooks.receiver.url, responseStatus: 200, responseBody: '{"received":true}' });
       const hook = hooks.receiver.received.at(-1);
       const event = new Webhook(hooks.secret).verify(hook?.body ?? '', hook?.headers ?? {}) as { id: string; type: string; data: Record<string, unknown> };
-      expect(event).toMatchObject({ id: data?.id, type });
+      expect(event).toMatchObject({ id: data?.eventId, type });
       expect(await validateAgainst(schemaOfType.get(type) ?? '', event), type).toEqual([]);
       // The data is in the status its type names.
       const status = /^(?:INCOMING|OUTGOING)_PAYMENT_(\w+)$/.exec(type)?.[1] ?? /^AGENT_ACTION_(\w+)$/.exec(type)?.[1];

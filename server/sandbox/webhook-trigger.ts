@@ -26,5 +26,5 @@ export async function triggerWebhook(ctx: PlatformContext, type: Schemas['Webhoo
   const event = toEventBody(type, type === 'TEST' ? { message: TEST_MESSAGE } : sampleEventData(type), at);
   const secret = ctx.keys.open(platform.webhook_signing_secret);
   const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at }, ctx.settings.allowPrivateWebhookTargets);
-  return { id: event.id, type, url: platform.webhook_endpoint, responseStatus: result.responseStatus, responseBody: (result.error ?? result.responseBody).slice(0, MAX_RESPONSE_CHARS) };
+  return { eventId: event.id, type, url: platform.webhook_endpoint, responseStatus: result.responseStatus, responseBody: (result.error ?? result.responseBody).slice(0, MAX_RESPONSE_CHARS) };
 }

@@ -135,7 +135,7 @@ export function simulationChecks(): Check[] {
       for (const type of ['OUTGOING_PAYMENT_FAILED', 'CUSTOMER_KYB_PENDING', 'EXTERNAL_ACCOUNT_STATUS_UPDATED'] as const) {
         const result = t.expect<Schemas['SandboxWebhookTriggerResult']>(await simulate(t, '/sandbox/webhooks/trigger', { type }, false), 200, 'simulateWebhookEvent answers 200 with the result');
         t.is.contains(result, { type, url: hub.url, responseStatus: 200 }, 'the result reports the event and the endpoint\'s 200');
-        const [delivery] = await hub.waitFor((e) => e.id === result.id, 1, t.outcomeWaitMs);
+        const [delivery] = await hub.waitFor((e) => e.id === result.eventId, 1, t.outcomeWaitMs);
         if (delivery === undefined) throw new CheckFailure(`the ${type} event arrives at the endpoint`, 'one delivery', 'none');
         const good = hub.secrets.map((secret) => verify(secret, delivery)).find((v) => v.event !== undefined);
         if (good?.event === undefined) throw new CheckFailure('the event is signed with the endpoint\'s secret (webhooks guide)', 'a signature that verifies', 'none verifies');
