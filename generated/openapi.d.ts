@@ -2569,9 +2569,9 @@ export interface paths {
          *     with `REFUND_FAILED`, where it stays debited), an incoming payment credits nothing. The
          *     payment's webhook (`OUTGOING_PAYMENT_FAILED` or `INCOMING_PAYMENT_FAILED`) is sent as for any
          *     failure, and an outcome the sandbox had scheduled no longer applies. A `COMPLETED` payment is
-         *     returned with `POST /sandbox/transactions/{transactionId}/return`. `PLATFORM_REJECTED` and
-         *     `CANCELLED` are the reasons of the `REJECTED` and `CANCELLED` statuses, not of a failure:
-         *     `400 INVALID_INPUT`.
+         *     returned with `POST /sandbox/transactions/{transactionId}/return`. Any reason of a failure is
+         *     accepted (`SandboxFailureReason`: every `TransactionFailureReason` but `PLATFORM_REJECTED` and
+         *     `CANCELLED`, the reasons of other statuses).
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 TRANSACTION_NOT_FOUND` (also for
          *     another platform's transaction); `409 TRANSITION_NOT_ALLOWED` when the transaction's status does
@@ -8314,11 +8314,21 @@ export interface components {
             response_body: string;
         };
         /**
+         * SandboxFailureReason
+         * @description A reason a simulated payment fails with: any `TransactionFailureReason` of the `FAILED` status
+         *     (`PLATFORM_REJECTED` and `CANCELLED` are the reasons of the `REJECTED` and `CANCELLED` statuses).
+         *     The money follows the reason as `TransactionFailureReason` says: with `REFUND_FAILED` an outgoing
+         *     payment's amount stays debited.
+         * @example BANK_REJECTED
+         * @enum {string}
+         */
+        SandboxFailureReason: "INSUFFICIENT_FUNDS" | "ACCOUNT_CLOSED" | "BANK_REJECTED" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | "COUNTERPARTY_DELIVERY_FAILED" | "PAYMENT_RETURNED" | "USER_CANCELLED" | "REFUND_FAILED" | "COMPLIANCE_REJECTED" | "APPROVAL_TIMED_OUT";
+        /**
          * SandboxTransactionFailRequest
          * @description Why the simulated payment fails.
          */
         SandboxTransactionFailRequest: {
-            failureReason: components["schemas"]["TransactionFailureReason"];
+            failureReason: components["schemas"]["SandboxFailureReason"];
         };
         /**
          * SandboxIncomingPaymentRequest
@@ -8347,7 +8357,7 @@ export interface components {
              */
             status?: "COMPLETED" | "PENDING" | "FAILED";
             /** @description The reason of a `FAILED` payment (default `BANK_REJECTED`); only with `status` `FAILED`. */
-            failureReason?: components["schemas"]["TransactionFailureReason"];
+            failureReason?: components["schemas"]["SandboxFailureReason"];
             /**
              * @description The sender's name, shown in the transaction's `counterpartyInformation.FULL_NAME` (default `Sandbox Sender`).
              * @example Acme Payroll Inc.
@@ -9134,6 +9144,7 @@ export type SchemaSandboxFundRequest = components['schemas']['SandboxFundRequest
 export type SchemaSandboxSendRequest = components['schemas']['SandboxSendRequest'];
 export type SchemaSandboxUmaReceiveRequest = components['schemas']['SandboxUmaReceiveRequest'];
 export type SchemaSandboxWebhookTestResult = components['schemas']['SandboxWebhookTestResult'];
+export type SchemaSandboxFailureReason = components['schemas']['SandboxFailureReason'];
 export type SchemaSandboxTransactionFailRequest = components['schemas']['SandboxTransactionFailRequest'];
 export type SchemaSandboxIncomingPaymentRequest = components['schemas']['SandboxIncomingPaymentRequest'];
 export type SchemaSandboxKycOutcomeRequest = components['schemas']['SandboxKycOutcomeRequest'];

@@ -39,7 +39,7 @@ const example = {
 };
 
 const complete = (transactionId: string, via: PaymentsClient = api) => via.POST('/sandbox/transactions/{transactionId}/complete', { params: { path: { transactionId } } });
-const fail = (transactionId: string, failureReason: Schemas['TransactionFailureReason'], via: PaymentsClient = api) =>
+const fail = (transactionId: string, failureReason: Schemas['SandboxFailureReason'], via: PaymentsClient = api) =>
   via.POST('/sandbox/transactions/{transactionId}/fail', { params: { path: { transactionId } }, body: { failureReason } });
 const returned = (transactionId: string, via: PaymentsClient = api) => via.POST('/sandbox/transactions/{transactionId}/return', { params: { path: { transactionId } } });
 const receive = (accountId: string, body: Schemas['SandboxIncomingPaymentRequest'], via: PaymentsClient = api) =>
@@ -126,7 +126,8 @@ describe('simulateTransactionFailure', () => {
   });
 
   itServer('200: every documented failure reason of a failure; the held amount comes back once, except with REFUND_FAILED', async () => {
-    const reasons = (deref<{ enum: Schemas['TransactionFailureReason'][] }>(spec.components.schemas?.TransactionFailureReason).enum).filter((r) => r !== 'PLATFORM_REJECTED' && r !== 'CANCELLED');
+    // Every reason of TransactionFailureReason but those of the REJECTED and CANCELLED statuses.
+    const reasons = deref<{ enum: Schemas['SandboxFailureReason'][] }>(spec.components.schemas?.TransactionFailureReason).enum.filter((r) => r !== ('PLATFORM_REJECTED' as string) && r !== ('CANCELLED' as string));
     expect(reasons.length).toBe(11);
     for (const failureReason of reasons) {
       const { tx, internal } = await payout('005', 10_000, 4_000);

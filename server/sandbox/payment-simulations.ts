@@ -28,8 +28,6 @@ type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];
 type FailureReason = Schemas['TransactionFailureReason'];
 
-/** Reasons of the REJECTED and CANCELLED statuses, which a failure cannot carry. */
-const NOT_FAILURES: readonly FailureReason[] = ['PLATFORM_REJECTED', 'CANCELLED'];
 /** Statuses a rail decides: a payment waiting for the platform's approval is decided by approve or reject. */
 const UNDER_WAY = new Set(['PENDING', 'PROCESSING']);
 
@@ -51,8 +49,7 @@ export async function simulateCompletion(ctx: PlatformContext, id: string): Prom
   return moved(await completePayment(ctx, row), id);
 }
 
-export async function simulateFailure(ctx: PlatformContext, id: string, reason: FailureReason): Promise<Transaction> {
-  if (NOT_FAILURES.includes(reason)) throw invalidField('/failureReason', `${reason} is the reason of the ${reason === 'CANCELLED' ? 'CANCELLED' : 'REJECTED'} status, not of a failure.`, 'enum');
+export async function simulateFailure(ctx: PlatformContext, id: string, reason: Schemas['SandboxFailureReason']): Promise<Transaction> {
   const row = await requirePayment(ctx, id);
   requireTransition('TransactionStatus', row.status, 'FAILED', 'The transaction', UNDER_WAY.has(row.status));
   return moved(await failPayment(ctx, row, reason), id);
@@ -83,10 +80,8 @@ function incomingOutcome(status: 'COMPLETED' | 'PENDING' | 'FAILED', failureReas
 
 export async function simulateIncomingPayment(ctx: PlatformContext, accountId: string, body: Schemas['SandboxIncomingPaymentRequest']): Promise<Schemas['IncomingTransaction']> {
   const status = body.status ?? 'COMPLETED';
-  if (body.failureReason !== undefined && status !== 'FAILED') throw invalidField('/failureReason', 'failureReason goes with status FAILED only.');
-  const failureReason = body.failureReason ?? 'BANK_REJECTED';
-  if (NOT_FAILURES.includes(failureReason)) throw invalidField('/failureReason', `${failureReason} is not the reason of a failure.`, 'enum');
   const account = await requireInternalAccount(ctx, accountId);
+  if (body.failureReason !== undefined && status !== 'FAILED') throw invalidField('/failureReason', 'failureReason goes with status FAILED only.');
   if (body.currency !== account.currency) throw badRequest('CURRENCY_MISMATCH', `The account holds ${account.currency}, not ${body.currency}.`, { currency: body.currency });
   requireActiveAccount(account, 'The account', 'only ACTIVE accounts can receive payments');
   const reference = newReference('SIM');
@@ -110,7 +105,7 @@ export async function simulateIncomingPayment(ctx: PlatformContext, accountId: s
       reconciliationInstructions: { reference },
     },
   };
-  const received = toTransaction(await openPayment(ctx, { transaction, outcome: incomingOutcome(status, failureReason) }));
+  const received = toTransaction(await openPayment(ctx, { transaction, outcome: incomingOutcome(status, body.failureReason ?? 'BANK_REJECTED') }));
   if (received.type !== 'INCOMING') throw new Error('a payment received must be an incoming transaction');
   return received;
 }
