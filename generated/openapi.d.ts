@@ -2508,6 +2508,299 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/transactions/{transactionId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a payment (sandbox)
+         * @description Sandbox only: the `PENDING` or `PROCESSING` payment completes now, as if its rail had
+         *     delivered it: an outgoing payment's held amount is settled, an incoming payment is credited to
+         *     its internal account (see `POST /sandbox/internal-accounts/{accountId}/receive`). `settledAt` is
+         *     set, and the payment's webhook (`OUTGOING_PAYMENT_COMPLETED` or `INCOMING_PAYMENT_COMPLETED`) is
+         *     sent as for any completion. An outcome the sandbox had scheduled for it (an account ending in
+         *     `004` or `005`, a quote to one ending in `003`) no longer applies. A payment waiting for the
+         *     platform's approval (`PENDING_APPROVAL`) is approved or rejected with
+         *     `POST /transactions/{transactionId}/approve` or `/reject`, not completed here.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 TRANSACTION_NOT_FOUND` (also for
+         *     another platform's transaction); `409 TRANSITION_NOT_ALLOWED` when the transaction's status does
+         *     not allow the change, with `details.status` (its status) and `details.allowedTransitions` (the
+         *     statuses `TransactionStatus`'s state machine allows from there); `409` and `422` for
+         *     `Idempotency-Key` conflicts.
+         */
+        post: operations["simulateTransactionCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/transactions/{transactionId}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail a payment (sandbox)
+         * @description Sandbox only: the `PENDING` or `PROCESSING` payment fails now with `failureReason`, as if
+         *     its rail had refused it: the amount an outgoing payment holds goes back to its source (except
+         *     with `REFUND_FAILED`, where it stays debited), an incoming payment credits nothing. The
+         *     payment's webhook (`OUTGOING_PAYMENT_FAILED` or `INCOMING_PAYMENT_FAILED`) is sent as for any
+         *     failure, and an outcome the sandbox had scheduled no longer applies. A `COMPLETED` payment is
+         *     returned with `POST /sandbox/transactions/{transactionId}/return`. Any reason of a failure is
+         *     accepted (`SandboxFailureReason`: every `TransactionFailureReason` but `PLATFORM_REJECTED` and
+         *     `CANCELLED`, the reasons of other statuses).
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 TRANSACTION_NOT_FOUND` (also for
+         *     another platform's transaction); `409 TRANSITION_NOT_ALLOWED` when the transaction's status does
+         *     not allow the change, with `details.status` (its status) and `details.allowedTransitions` (the
+         *     statuses `TransactionStatus`'s state machine allows from there); `409` and `422` for
+         *     `Idempotency-Key` conflicts.
+         */
+        post: operations["simulateTransactionFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/transactions/{transactionId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a completed payment (sandbox)
+         * @description Sandbox only: the receiving bank returns the `COMPLETED` outgoing payment: it becomes
+         *     `FAILED` with `failureReason: PAYMENT_RETURNED` (`settledAt` stays), its amount is credited
+         *     back to the source account, and `OUTGOING_PAYMENT_FAILED` is sent, as for an account ending in
+         *     `005` of a quote. An incoming payment cannot be returned here (`409 TRANSITION_NOT_ALLOWED`,
+         *     with no allowed transitions).
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 TRANSACTION_NOT_FOUND` (also for
+         *     another platform's transaction); `409 TRANSITION_NOT_ALLOWED` when the transaction's status does
+         *     not allow the change, with `details.status` (its status) and `details.allowedTransitions` (the
+         *     statuses `TransactionStatus`'s state machine allows from there); `409` and `422` for
+         *     `Idempotency-Key` conflicts.
+         */
+        post: operations["simulateTransactionReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/internal-accounts/{accountId}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                accountId: components["parameters"]["InternalAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a bank payment (sandbox)
+         * @description Sandbox only: a payment of `amount` arrives in the internal account from outside, as a bank
+         *     transfer to its funding payment instructions would. It is recorded as an incoming transaction
+         *     (rail `ACH`, without a `source`: the sender is `counterpartyInformation.FULL_NAME`) that ends as
+         *     `status` says:
+         *     `COMPLETED` credits the account now; `PENDING` credits nothing until
+         *     `POST /sandbox/transactions/{transactionId}/complete` (or `/fail`) decides it; `FAILED`
+         *     credits nothing. Each status is sent as its `incoming-payment` webhook, as for any payment.
+         *     Unlike `POST /sandbox/internal-accounts/{accountId}/fund`, the money comes over a rail, and the
+         *     payment can wait or fail.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 INTERNAL_ACCOUNT_NOT_FOUND` (also
+         *     for another platform's account); `400 CURRENCY_MISMATCH` when `currency` is not the account's;
+         *     `400 ACCOUNT_NOT_ACTIVE` when the account is not `ACTIVE`; `400 INVALID_INPUT` for a
+         *     `failureReason` without `status: FAILED`; `409` and `422` for `Idempotency-Key` conflicts
+         *     (a replayed key does not record the payment twice).
+         */
+        post: operations["simulateIncomingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/customers/{customerId}/kyc-outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's id.
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a customer's KYC or KYB (sandbox)
+         * @description Sandbox only: the identity check of the customer ends in `status`, whatever its name or
+         *     registration number would have decided: an individual's `kycStatus`, a business's `kybStatus`.
+         *     The move must be a transition of `KycStatus`'s or `KybStatus`'s state machine (a business with no
+         *     `kybStatus` yet may get any of the three). When the customer's latest verification is under
+         *     manual review (`PENDING_MANUAL_REVIEW`), `APPROVED` or `REJECTED` decides it too, as
+         *     `POST /sandbox/verifications/{verificationId}/outcome` would. The change is sent as its
+         *     `customer-status` webhook (`CUSTOMER_KYC_APPROVED`, `CUSTOMER_KYB_PENDING`, ...).
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 CUSTOMER_NOT_FOUND` (also for
+         *     another platform's customer); `410 CUSTOMER_DELETED` for a deleted customer; `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
+         *     status, with `details.status` (the current status) and `details.allowedTransitions` (the
+         *     statuses it allows from there).
+         */
+        post: operations["simulateKycOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/verifications/{verificationId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
+                 */
+                verificationId: components["parameters"]["VerificationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a verification under review (sandbox)
+         * @description Sandbox only: the compliance reviewer decides the verification, which must be under manual
+         *     review (`PENDING_MANUAL_REVIEW`, as a name ending in `001` leaves it). `APPROVED` and
+         *     `REJECTED` end it and move the customer's `kycStatus` or `kybStatus` the same way;
+         *     `RESOLVE_ERRORS` asks for a new document (one error of type `INVALID_DOCUMENT`), after which
+         *     `POST /verifications` checks the customer again. Sent as `VERIFICATION_STATUS_UPDATED`, and the
+         *     customer's change as its `customer-status` webhook.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 VERIFICATION_NOT_FOUND` (also for
+         *     another platform's verification); `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
+         *     status, with `details.status` (the current status) and `details.allowedTransitions` (the
+         *     statuses it allows from there) of `VerificationStatus`.
+         */
+        post: operations["simulateVerificationOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/external-accounts/{externalAccountId}/beneficiary-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external account's id.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a pending name check (sandbox)
+         * @description Sandbox only: the rail answers the beneficiary name check of the external account (a customer's
+         *     or the platform's), which must be `PENDING` (as an account number ending in `104` leaves it):
+         *     its `beneficiaryVerificationStatus` becomes `status`. Sent as
+         *     `EXTERNAL_ACCOUNT_STATUS_UPDATED`. With `MATCHED` the account gets `beneficiaryVerifiedData`,
+         *     the beneficiary's name as given, as a `MATCHED` check at creation does.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `404 EXTERNAL_ACCOUNT_NOT_FOUND` (also
+         *     for another platform's account); `409 TRANSITION_NOT_ALLOWED` when the state machine does not allow the move from the current
+         *     status, with `details.status` (the current status) and `details.allowedTransitions` (the
+         *     statuses it allows from there) of `BeneficiaryVerificationStatus` (an account without
+         *     a name check, such as a wallet, allows none).
+         */
+        post: operations["simulateBeneficiaryVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample webhook of any type (sandbox)
+         * @description Sandbox only: sends one event of `type` to the platform's webhook endpoint (`webhookEndpoint` of
+         *     `GET /config`) right away, with a realistic `data` of that type (the resource as the webhook
+         *     that carries the type documents it, in the status the type names), signed like every webhook,
+         *     and reports what the endpoint answered. It is not retried and changes nothing: use it to build
+         *     and test the endpoint's handling of each type before the events happen for real.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token; `400 WEBHOOK_ENDPOINT_NOT_SET` when no
+         *     endpoint is configured; `400 INVALID_INPUT` for an unknown type. An endpoint that answers with
+         *     an error or cannot be reached is not an error of this operation: the result shows its status
+         *     (`0` when unreachable).
+         */
+        post: operations["simulateWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     test: {
@@ -3355,7 +3648,7 @@ export interface components {
              * @example CONFLICT
              * @enum {string}
              */
-            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING";
+            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING" | "TRANSITION_NOT_ALLOWED";
         };
         /**
          * Error422
@@ -8021,6 +8314,96 @@ export interface components {
             response_body: string;
         };
         /**
+         * SandboxFailureReason
+         * @description A reason a simulated payment fails with: any `TransactionFailureReason` of the `FAILED` status
+         *     (`PLATFORM_REJECTED` and `CANCELLED` are the reasons of the `REJECTED` and `CANCELLED` statuses).
+         *     The money follows the reason as `TransactionFailureReason` says: with `REFUND_FAILED` an outgoing
+         *     payment's amount stays debited.
+         * @example BANK_REJECTED
+         * @enum {string}
+         */
+        SandboxFailureReason: "INSUFFICIENT_FUNDS" | "ACCOUNT_CLOSED" | "BANK_REJECTED" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | "COUNTERPARTY_DELIVERY_FAILED" | "PAYMENT_RETURNED" | "USER_CANCELLED" | "REFUND_FAILED" | "COMPLIANCE_REJECTED" | "APPROVAL_TIMED_OUT";
+        /**
+         * SandboxTransactionFailRequest
+         * @description Why the simulated payment fails.
+         */
+        SandboxTransactionFailRequest: {
+            failureReason: components["schemas"]["SandboxFailureReason"];
+        };
+        /**
+         * SandboxIncomingPaymentRequest
+         * @description A payment arriving in an internal account from outside (a bank transfer to its funding payment
+         *     instructions), and how it ends.
+         */
+        SandboxIncomingPaymentRequest: {
+            /**
+             * Format: int64
+             * @description Amount received, in the smallest unit of `currency` (at most 1,000,000,000.00).
+             * @example 250000
+             */
+            amount: number;
+            /**
+             * @description Currency of the payment; it must be the account's currency (`400 CURRENCY_MISMATCH` otherwise).
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description How the payment ends: `COMPLETED` (the default) credits the account at once; `PENDING`
+             *     records it and credits nothing until `POST /sandbox/transactions/{transactionId}/complete`
+             *     (or `/fail`); `FAILED` records it failed, with nothing credited.
+             * @default COMPLETED
+             * @example COMPLETED
+             * @enum {string}
+             */
+            status?: "COMPLETED" | "PENDING" | "FAILED";
+            /** @description The reason of a `FAILED` payment (default `BANK_REJECTED`); only with `status` `FAILED`. */
+            failureReason?: components["schemas"]["SandboxFailureReason"];
+            /**
+             * @description The sender's name, shown in the transaction's `counterpartyInformation.FULL_NAME` (default `Sandbox Sender`).
+             * @example Acme Payroll Inc.
+             */
+            senderName?: string;
+        };
+        /**
+         * SandboxKycOutcomeRequest
+         * @description The outcome of a customer's identity check: its `kycStatus` (individual) or `kybStatus`
+         *     (business) after the check.
+         */
+        SandboxKycOutcomeRequest: {
+            /**
+             * @description The customer's new `kycStatus` or `kybStatus`; the move must be a transition of that status's state machine.
+             * @example APPROVED
+             * @enum {string}
+             */
+            status: "PENDING" | "APPROVED" | "REJECTED";
+        };
+        /**
+         * SandboxVerificationOutcomeRequest
+         * @description The reviewer's decision on a verification under manual review.
+         */
+        SandboxVerificationOutcomeRequest: {
+            /**
+             * @description The verification's new status: `APPROVED` or `REJECTED` (the customer's `kycStatus` or
+             *     `kybStatus` follows), or `RESOLVE_ERRORS` (the reviewer asks for a new document: the
+             *     verification gets one error of type `INVALID_DOCUMENT`).
+             * @example APPROVED
+             * @enum {string}
+             */
+            status: "APPROVED" | "REJECTED" | "RESOLVE_ERRORS";
+        };
+        /**
+         * SandboxBeneficiaryVerificationRequest
+         * @description What the rail answers to a pending beneficiary name check.
+         */
+        SandboxBeneficiaryVerificationRequest: {
+            /**
+             * @description The account's new `beneficiaryVerificationStatus`.
+             * @example MATCHED
+             * @enum {string}
+             */
+            status: "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI";
+        };
+        /**
          * WebhookEventType
          * @description What happened. Each value belongs to one webhook, whose `data` is the resource in its state after
          *     the change. Payment events name the transaction `status` values they are sent for.
@@ -8055,6 +8438,41 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "TEST" | "INVITATION_CLAIMED" | "INCOMING_PAYMENT_PENDING" | "INCOMING_PAYMENT_COMPLETED" | "INCOMING_PAYMENT_FAILED" | "OUTGOING_PAYMENT_PENDING" | "OUTGOING_PAYMENT_PROCESSING" | "OUTGOING_PAYMENT_COMPLETED" | "OUTGOING_PAYMENT_FAILED" | "OUTGOING_PAYMENT_EXPIRED" | "CUSTOMER_KYC_PENDING" | "CUSTOMER_KYC_APPROVED" | "CUSTOMER_KYC_REJECTED" | "CUSTOMER_KYB_PENDING" | "CUSTOMER_KYB_APPROVED" | "CUSTOMER_KYB_REJECTED" | "VERIFICATION_STATUS_UPDATED" | "EXTERNAL_ACCOUNT_STATUS_UPDATED" | "INTERNAL_ACCOUNT_STATUS_UPDATED" | "INTERNAL_ACCOUNT_BALANCE_UPDATED" | "AGENT_ACTION_PENDING_APPROVAL" | "AGENT_ACTION_APPROVED" | "AGENT_ACTION_REJECTED" | "AGENT_ACTION_FAILED";
+        /**
+         * SandboxWebhookTriggerRequest
+         * @description The webhook event to send.
+         */
+        SandboxWebhookTriggerRequest: {
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /**
+         * SandboxWebhookTriggerResult
+         * @description The event sent, and what the platform's endpoint answered.
+         */
+        SandboxWebhookTriggerResult: {
+            /**
+             * @description The `id` of the event sent (its `webhook-id` header). No object of the API has it.
+             * @example 019542f5-b3e7-1d02-0000-000000000e31
+             */
+            eventId: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: uri
+             * @description The endpoint the event was sent to (`webhookEndpoint` of `GET /config`).
+             * @example https://platform.example.com/webhooks/payments
+             */
+            url: string;
+            /**
+             * @description The HTTP status the endpoint answered; `0` when it could not be reached.
+             * @example 200
+             */
+            responseStatus: number;
+            /**
+             * @description The start of the endpoint's answer (at most 1,000 characters).
+             * @example {"received":true}
+             */
+            responseBody?: string;
+        };
         /**
          * WebhookEvent
          * @description Fields shared by every webhook body. Each webhook's body is `allOf` this and an object with its
@@ -8726,7 +9144,15 @@ export type SchemaSandboxFundRequest = components['schemas']['SandboxFundRequest
 export type SchemaSandboxSendRequest = components['schemas']['SandboxSendRequest'];
 export type SchemaSandboxUmaReceiveRequest = components['schemas']['SandboxUmaReceiveRequest'];
 export type SchemaSandboxWebhookTestResult = components['schemas']['SandboxWebhookTestResult'];
+export type SchemaSandboxFailureReason = components['schemas']['SandboxFailureReason'];
+export type SchemaSandboxTransactionFailRequest = components['schemas']['SandboxTransactionFailRequest'];
+export type SchemaSandboxIncomingPaymentRequest = components['schemas']['SandboxIncomingPaymentRequest'];
+export type SchemaSandboxKycOutcomeRequest = components['schemas']['SandboxKycOutcomeRequest'];
+export type SchemaSandboxVerificationOutcomeRequest = components['schemas']['SandboxVerificationOutcomeRequest'];
+export type SchemaSandboxBeneficiaryVerificationRequest = components['schemas']['SandboxBeneficiaryVerificationRequest'];
 export type SchemaWebhookEventType = components['schemas']['WebhookEventType'];
+export type SchemaSandboxWebhookTriggerRequest = components['schemas']['SandboxWebhookTriggerRequest'];
+export type SchemaSandboxWebhookTriggerResult = components['schemas']['SandboxWebhookTriggerResult'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaTestWebhookEventData = components['schemas']['TestWebhookEventData'];
 export type SchemaTestWebhookEvent = components['schemas']['TestWebhookEvent'];
@@ -12936,6 +13362,376 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateTransactionCompletion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateTransactionFailure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxTransactionFailRequest"];
+            };
+        };
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateTransactionReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The transaction's id.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000008
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateIncomingPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key chosen by the client (a UUID is a good choice), at most 255 characters. Keys are
+                 *     scoped to the API credential and the operation (the same key sent to another operation is a
+                 *     separate key) and kept for 24 hours:
+                 *     - the same key with the same request returns the stored status and body of the first request
+                 *       (with header `Idempotent-Replayed: true`), without doing the work again;
+                 *     - the same key with a different body, query or path parameter returns `422 IDEMPOTENCY_KEY_REUSED`;
+                 *     - the same key while the first request is still running returns `409 IDEMPOTENCY_KEY_IN_USE`;
+                 *     - a first request that ended in a `5xx` is not stored, so it can be retried with the same key;
+                 *     - neither is a `202` signed-retry challenge nor a `401` (a missing or wrong signature or proof):
+                 *       the first call and its signed retry (or the corrected request) may carry the same key, and the
+                 *       signature headers are not part of the request, so the signed retry's answer is stored and
+                 *       replayed for either.
+                 * @example 5f0c8a5e-2f4e-4c54-9a3b-6d2a1f0e7c11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
+                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                accountId: components["parameters"]["InternalAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxIncomingPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The incoming transaction. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateKycOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's id.
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxKycOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer with its new status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateVerificationOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The verification's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
+                 * @example 019542f5-b3e7-1d02-0000-000000000004
+                 */
+                verificationId: components["parameters"]["VerificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxVerificationOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateBeneficiaryVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The external account's id.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxBeneficiaryVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description The external account after the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxWebhookTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description The event sent, and what the endpoint answered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookTriggerResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

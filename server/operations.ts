@@ -18,6 +18,7 @@ import { platformHandlers } from './platform/platform.handlers.ts';
 import { quoteHandlers } from './quotes/quotes.handlers.ts';
 import { receiverHandlers } from './receiver/receiver.handlers.ts';
 import { sandboxHandlers } from './sandbox/sandbox.handlers.ts';
+import { simulationHandlers } from './sandbox/simulations.handlers.ts';
 import { tokenHandlers } from './tokens/tokens.handlers.ts';
 import { transactionHandlers } from './transactions/transactions.handlers.ts';
 import { verificationHandlers } from './verifications/verifications.handlers.ts';
@@ -35,6 +36,7 @@ export const handlers: OperationHandlers = joinAreas(
   internalAccountHandlers,
   externalAccountHandlers,
   sandboxHandlers,
+  simulationHandlers,
   transactionHandlers,
   transactionApprovalHandlers,
   receiverHandlers,

@@ -1,6 +1,7 @@
-// The curl commands of the README (under "The token") and of the quickstart guide, run as written
-// with bash and curl against the server, one after the other: each `<id>` placeholder becomes the id
-// of that kind the earlier commands' answers returned, as a reader would paste it. Every command
+// The curl commands of the README (under "The token"), of the quickstart guide and of the sandbox
+// guide's simulations, run as written with bash and curl against the server, one after the other:
+// each `<id>` placeholder becomes the id of that kind the earlier commands' answers returned, as a
+// reader would paste it. Every command
 // must succeed, so each shows a sequence that works. Sent to the server directly (their BASE).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ const root = resolve(import.meta.dirname, '..', '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
 const tokenSection = readme.slice(readme.indexOf('\n## The token'), readme.indexOf('\n## ', readme.indexOf('\n## The token') + 1));
 const quickstart = readFileSync(resolve(root, 'spec', 'guides', 'quickstart.md'), 'utf8');
+const sandboxGuide = readFileSync(resolve(root, 'spec', 'guides', 'sandbox.md'), 'utf8');
+const simulations = sandboxGuide.slice(sandboxGuide.indexOf('\n## Simulations'));
 
 /** The shell blocks of a text, split into one command per `curl`. */
 function curlCommands(section: string): string[] {
@@ -80,6 +83,12 @@ describeServer('the curl walkthroughs', () => {
   itServer("the quickstart guide's curl commands work as written, in order, each id taken from the answers before it", () => {
     const commands = curlCommands(quickstart);
     expect(commands.length).toBe(6);
+    runInOrder(commands);
+  }, 60_000);
+
+  itServer("the sandbox guide's simulations work as written, in order: a receipt, a payout failed, one returned, a name check answered, a review decided", () => {
+    const commands = curlCommands(simulations);
+    expect(commands.length).toBe(13);
     runInOrder(commands);
   }, 60_000);
 });

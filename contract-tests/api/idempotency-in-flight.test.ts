@@ -195,7 +195,41 @@ const creating: Record<string, () => Promise<[Request, Request, () => Promise<nu
       count,
     ];
   },
+  // The sandbox simulations that move money (sandbox-simulations.test.ts), on transfer-outs that stay
+  // PENDING (an account ending in 005) or COMPLETED ones (any other ending).
+  simulateTransactionCompletion: async () => {
+    const { account, first, second } = await twoPayouts('005');
+    return [{ path: `/sandbox/transactions/${first}/complete`, body: noBody }, { path: `/sandbox/transactions/${second}/complete`, body: noBody }, statusCount(account.id, 'COMPLETED')];
+  },
+  simulateTransactionFailure: async () => {
+    const { account, first } = await twoPayouts('005');
+    const path = `/sandbox/transactions/${first}/fail`;
+    return [{ path, body: json({ failureReason: 'BANK_REJECTED' }) }, { path, body: json({ failureReason: 'ACCOUNT_CLOSED' }) }, statusCount(account.id, 'FAILED')];
+  },
+  simulateTransactionReturn: async () => {
+    const { account, first, second } = await twoPayouts('000');
+    return [{ path: `/sandbox/transactions/${first}/return`, body: noBody }, { path: `/sandbox/transactions/${second}/return`, body: noBody }, statusCount(account.id, 'FAILED')];
+  },
+  simulateIncomingPayment: async () => {
+    const account = await fundedAccount('USD', 1);
+    const path = `/sandbox/internal-accounts/${account.id}/receive`;
+    return [{ path, body: json({ amount: 100, currency: 'USD' }) }, { path, body: json({ amount: 200, currency: 'USD' }) }, transactionCount(account.id)];
+  },
 };
+
+/** Two transfer-outs of one funded account to its customer's bank account ending in `suffix`. */
+async function twoPayouts(suffix: string) {
+  const { account, external } = await accountPair(suffix);
+  const send = async (amount: number) => {
+    const sent = await api.POST('/transfer-out', { body: { source: { accountId: account.id }, destination: { accountId: external.id }, amount } });
+    if (sent.data === undefined || !('id' in sent.data)) throw new Error(`POST /transfer-out: ${sent.response.status}`);
+    return sent.data.id;
+  };
+  return { account, first: await send(100), second: await send(200) };
+}
+
+/** How many of the account's transactions are in `status`. */
+const statusCount = (accountId: string, status: 'COMPLETED' | 'FAILED') => async () => (await api.GET('/transactions', { params: { query: { accountId, status } } })).data?.totalCount ?? -1;
 
 /**
  * Keyed POSTs tested in their own files: funding; invitations and device codes, which have no list to

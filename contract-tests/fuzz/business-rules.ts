@@ -25,6 +25,7 @@ export const businessRules: BusinessRule[] = [
   { field: /^\/destination\/paymentRail$/, message: /can be paid on .*, not /, documented: 'ExternalAccountDestinationReference.paymentRail: a rail the account can receive on' },
   { field: /^\/source\/accountId$/, message: /cannot pull from external accounts/, documented: 'AccountQuoteSource.accountId: a pullable external account' },
   { field: /^\/customerId$/, message: /An agent registers accounts for its own customer only/, documented: 'POST /agents/me/external-accounts' },
+  { field: /^\/failureReason$/, message: /goes with status FAILED only/, documented: 'SandboxIncomingPaymentRequest.failureReason: only with status FAILED' },
 ];
 
 /** Whether a 400 INVALID_INPUT body names only documented business rules. */

@@ -104,6 +104,15 @@ export const expectedOperations: ExpectedOperation[] = [
   op('sendSandboxPayment', 'post', '/sandbox/send', 'basic', 'TRANSACT'),
   op('receiveSandboxUmaPayment', 'post', '/sandbox/uma/receive', 'basic', 'TRANSACT'),
   op('sendSandboxTestWebhook', 'post', '/sandbox/webhooks/test', 'basic', 'MANAGE'),
+  // Sandbox simulations (issue 43): outcomes from outside the API, on demand.
+  op('simulateTransactionCompletion', 'post', '/sandbox/transactions/{transactionId}/complete', 'basic', 'TRANSACT'),
+  op('simulateTransactionFailure', 'post', '/sandbox/transactions/{transactionId}/fail', 'basic', 'TRANSACT'),
+  op('simulateTransactionReturn', 'post', '/sandbox/transactions/{transactionId}/return', 'basic', 'TRANSACT'),
+  op('simulateIncomingPayment', 'post', '/sandbox/internal-accounts/{accountId}/receive', 'basic', 'TRANSACT'),
+  op('simulateKycOutcome', 'post', '/sandbox/customers/{customerId}/kyc-outcome', 'basic', 'MANAGE'),
+  op('simulateVerificationOutcome', 'post', '/sandbox/verifications/{verificationId}/outcome', 'basic', 'MANAGE'),
+  op('simulateBeneficiaryVerification', 'post', '/sandbox/external-accounts/{externalAccountId}/beneficiary-verification', 'basic', 'MANAGE'),
+  op('simulateWebhookEvent', 'post', '/sandbox/webhooks/trigger', 'basic', 'MANAGE'),
 ];
 
 /** Webhook events (OpenAPI `webhooks`) and the event types each carries at least. */

@@ -133,3 +133,22 @@ export async function listUnsealedTaxIds(db: Db): Promise<Pick<ExternalAccountRo
 export async function setAccountInfo(db: Db, id: string, accountInfo: ExternalAccountRow['account_info']): Promise<void> {
   await db.updateTable('external_accounts').set({ account_info: JSON.stringify(accountInfo) }).where('id', '=', id).execute();
 }
+
+/** Moves the beneficiary name check on, only from the status the caller saw; undefined when it had changed meanwhile. */
+export async function moveBeneficiaryVerification(
+  db: Db,
+  platformId: string,
+  id: string,
+  from: NonNullable<ExternalAccountRow['beneficiary_verification_status']>,
+  changes: Pick<ExternalAccountRow, 'beneficiary_verification_status' | 'beneficiary_verified_name'>,
+  at: Date,
+): Promise<ExternalAccountRow | undefined> {
+  return db
+    .updateTable('external_accounts')
+    .set({ ...changes, updated_at: at })
+    .where('platform_id', '=', platformId)
+    .where('id', '=', id)
+    .where('beneficiary_verification_status', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -118,6 +118,12 @@ export async function payWaitingPayment(ctx: PlatformContext, row: TransactionRo
 /** The payment FAILS for `reason`; undefined when it had moved on meanwhile. */
 export const failPayment = (ctx: PlatformContext, row: TransactionRow, reason: FailureReason): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'FAILED', reason);
 
+/** The payment COMPLETES now (its rail delivered it); undefined when it had moved on meanwhile. */
+export const completePayment = (ctx: PlatformContext, row: TransactionRow): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'COMPLETED');
+
+/** The receiving bank returns a COMPLETED payment: FAILED with PAYMENT_RETURNED, the amount refunded. */
+export const returnPayment = (ctx: PlatformContext, row: TransactionRow): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'FAILED', 'PAYMENT_RETURNED');
+
 /** The platform refuses a payment waiting for its approval. */
 export const rejectPayment = (ctx: PlatformContext, row: TransactionRow): Promise<TransactionRow | undefined> => moveTransaction(ctx, row, 'REJECTED', 'PLATFORM_REJECTED');
 

@@ -31,3 +31,6 @@ export function assertPath(name: MachineName, states: readonly string[]): void {
 export function assertInitial(name: MachineName, state: string): void {
   if (!machine(name).initial.includes(state)) throw new Error(`${name}: ${state} is not an initial state of the contract's state machine`);
 }
+
+/** The states the machine allows from `from`, in the spec's order (none from a terminal state). */
+export const transitionsFrom = (name: MachineName, from: string): string[] => machine(name).transitions.filter((t) => t.from === from).map((t) => t.to);

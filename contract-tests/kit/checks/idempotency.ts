@@ -8,6 +8,7 @@ import { accountInfo, accountOf, accountPair, agent, business, fund, individual,
 import type { Caller, RequestOptions } from '../http.ts';
 import type { World } from '../world.ts';
 import { check, enc } from './define.ts';
+import { simulationIdempotencyPairs } from './simulations.ts';
 
 const GUIDE = 'idempotency guide';
 
@@ -57,6 +58,7 @@ async function pendingActions(t: World) {
 const json = (value: unknown) => () => value;
 
 const pairs: Record<string, (t: World) => Promise<Pair>> = {
+  ...simulationIdempotencyPairs,
   createToken: async (t) => {
     const name = t.uid();
     t.cleanup(`deleting the tokens named ${name}`, async () => {

@@ -12,6 +12,7 @@ import { isolationChecks } from './isolation.ts';
 import { paginationChecks } from './pagination.ts';
 import { platformChecks } from './platform.ts';
 import { quoteChecks } from './quotes.ts';
+import { simulationChecks } from './simulations.ts';
 import { transactionChecks } from './transactions.ts';
 import { transferChecks } from './transfers.ts';
 import { walletChecks } from './wallet.ts';
@@ -30,6 +31,7 @@ export function allChecks(): Check[] {
     ...agentChecks(),
     ...invitationChecks(),
     ...webhookChecks(),
+    ...simulationChecks(),
     ...idempotencyChecks(),
     ...paginationChecks(),
     ...isolationChecks(),

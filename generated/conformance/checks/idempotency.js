@@ -2,6 +2,7 @@ import { CheckFailure } from "../check.js";
 import { operations, takesIdempotencyKey } from "../bundle.js";
 import { accountInfo, accountOf, accountPair, agent, business, fund, individual, ownerPersonalInfo, token, uploadForm } from "../fixtures.js";
 import { check, enc } from "./define.js";
+import { simulationIdempotencyPairs } from "./simulations.js";
 const GUIDE = 'idempotency guide';
 const count = (t, path, query) => async () => t.expect(await t.call('GET', path, { query }), 200, `GET ${path} answers 200`).totalCount;
 async function usdAndEur(t) {
@@ -32,6 +33,7 @@ async function pendingActions(t) {
 }
 const json = (value) => () => value;
 const pairs = {
+    ...simulationIdempotencyPairs,
     createToken: async (t) => {
         const name = t.uid();
         t.cleanup(`deleting the tokens named ${name}`, async () => {

@@ -10,6 +10,7 @@ import { isolationChecks } from "./isolation.js";
 import { paginationChecks } from "./pagination.js";
 import { platformChecks } from "./platform.js";
 import { quoteChecks } from "./quotes.js";
+import { simulationChecks } from "./simulations.js";
 import { transactionChecks } from "./transactions.js";
 import { transferChecks } from "./transfers.js";
 import { walletChecks } from "./wallet.js";
@@ -27,6 +28,7 @@ export function allChecks() {
         ...agentChecks(),
         ...invitationChecks(),
         ...webhookChecks(),
+        ...simulationChecks(),
         ...idempotencyChecks(),
         ...paginationChecks(),
         ...isolationChecks(),
