@@ -104,6 +104,8 @@ export const expectedOperations: ExpectedOperation[] = [
   op('sendSandboxPayment', 'post', '/sandbox/send', 'basic', 'TRANSACT'),
   op('receiveSandboxUmaPayment', 'post', '/sandbox/uma/receive', 'basic', 'TRANSACT'),
   op('sendSandboxTestWebhook', 'post', '/sandbox/webhooks/test', 'basic', 'MANAGE'),
+  op('getSandboxClock', 'get', '/sandbox/clock', 'basic', 'VIEW'),
+  op('advanceSandboxClock', 'post', '/sandbox/clock/advance', 'basic', 'MANAGE'),
 ];
 
 /** Webhook events (OpenAPI `webhooks`) and the event types each carries at least. */

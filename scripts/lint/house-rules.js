@@ -6,7 +6,7 @@ const GUIDE = 'see spec/README.md#house-rules';
 const VERBS = [
   'get', 'list', 'create', 'update', 'delete', 'replace', 'upload', 'execute', 'approve', 'reject',
   'cancel', 'claim', 'export', 'revoke', 'verify', 'challenge', 'redeem', 'fund', 'send', 'receive',
-  'lookup',
+  'lookup', 'advance',
 ];
 const OPERATION_ID = new RegExp(`^(${VERBS.join('|')})[A-Z][A-Za-z0-9]*$`);
 const CAMEL = /^[a-z][a-zA-Z0-9]*$/;
