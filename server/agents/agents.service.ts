@@ -32,7 +32,7 @@ import {
   type AgentRow,
 } from './agents.repository.ts';
 import { usageOf } from './agent-usage.ts';
-import { platformClock } from '../clock/sandbox-clocks.service.ts';
+import { platformClock } from '../clock/clock.service.ts';
 
 type Schemas = components['schemas'];
 type Agent = Schemas['Agent'];

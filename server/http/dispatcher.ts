@@ -14,7 +14,7 @@ import { notImplemented, type OperationHandlers, type OperationId, type OwnTrans
 import type { Database } from '../db/schema.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
 import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
-import { platformClock } from '../clock/sandbox-clocks.service.ts';
+import { platformClock } from '../clock/clock.service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';

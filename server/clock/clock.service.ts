@@ -8,7 +8,8 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { iso, PlatformClock, realClockOf } from '../shared/clock.ts';
 import { invalidField } from '../shared/errors.ts';
-import { countLeasedDue, findOffsetMs, nextJobAfter, raiseOffset } from './sandbox-clocks.repository.ts';
+import { toSandboxClock } from './clock.mapper.ts';
+import { countLeasedDue, findOffsetMs, nextJobAfter, raiseOffset } from './clock.repository.ts';
 
 type SandboxClock = components['schemas']['SandboxClock'];
 type AdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
@@ -25,10 +26,8 @@ export async function platformClock(ctx: Pick<ServiceContext, 'db' | 'clock'>, p
   return new PlatformClock(realClockOf(ctx.clock), platformId, await findOffsetMs(ctx.db, platformId));
 }
 
-const shown = (clock: PlatformClock): SandboxClock => ({ now: iso(clock.now()), offsetMs: clock.offsetMs });
-
 export async function readSandboxClock(ctx: PlatformContext): Promise<SandboxClock> {
-  return shown(await platformClock(ctx, ctx.platformId));
+  return toSandboxClock(await platformClock(ctx, ctx.platformId));
 }
 
 /** The instant the request asks for: 400 when it is not after the platform's now, or further than MAX_ADVANCE_MS. */

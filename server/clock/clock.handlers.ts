@@ -1,7 +1,7 @@
 // The platform's sandbox clock: read it, advance it.
 import type { AreaHandlers } from '../context/handler-types.ts';
 import { withoutTransaction } from '../context/handler-types.ts';
-import { advanceSandboxClock, readSandboxClock } from './sandbox-clocks.service.ts';
+import { advanceSandboxClock, readSandboxClock } from './clock.service.ts';
 
 export const sandboxClockHandlers: AreaHandlers<'getSandboxClock' | 'advanceSandboxClock'> = {
   getSandboxClock: async (_req, ctx) => ({ status: 200, body: await readSandboxClock(ctx) }),
