@@ -11,6 +11,8 @@ import { balanceThrough, created, customerWithExternalAccount, getTransaction, t
 import { ownServer } from '../support/own-server.ts';
 import { quoteCalls } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { Webhook } from 'standardwebhooks';
 
 type Token = { clientId: string; clientSecret: string };
 
@@ -113,6 +115,29 @@ describe.skipIf(target !== 'pglite' && target !== 'postgres')('the sandbox clock
     await advance(via, { seconds: 61 });
     expect((await q.getQuote(quote.id)).status).toBe('COMPLETED');
     expect((await getTransaction(quote.transactionId ?? '', via)).status).toBe('COMPLETED');
+  });
+
+  it('webhooks of a change the advance brought are sent before it answers, dated on the platform clock and signed at real time (they verify)', async () => {
+    const { via } = await otherPlatform();
+    const receiver = await startWebhookReceiver();
+    try {
+      const { data: config } = await via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
+      await receiver.waitFor(1); // the TEST event of the new endpoint
+      await advance(via, { seconds: 86_400 });
+      const { internal, external } = await customerWithExternalAccount('005', { funding: 10_000, via });
+      const tx = created(await transferOut({ source: { accountId: internal.id }, destination: { accountId: external.id }, amount: 1_000 }, { via }));
+      await advance(via, { seconds: 31 });
+      const events = receiver.received.map((w) => ({ w, event: JSON.parse(w.body) as { type: string; timestamp: string; data: { id?: string; status?: string } } }));
+      const failed = events.find(({ event }) => event.data.id === tx.id && event.data.status === 'FAILED');
+      expect(failed, JSON.stringify(events.map((e) => e.event.type))).toBeDefined();
+      const at = Date.parse(failed?.event.timestamp ?? '') - Date.parse(tx.createdAt);
+      expect(at).toBeGreaterThanOrEqual(30_000);
+      expect(at).toBeLessThan(31_000);
+      // The receiver's check of webhook-timestamp against its own clock passes: signed at real time.
+      expect(() => new Webhook(config?.webhookSigningSecret ?? '').verify(failed?.w.body ?? '', failed?.w.headers ?? {})).not.toThrow();
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("one platform's clock never moves another's: its outcomes stay due on its own", async () => {
