@@ -157,7 +157,7 @@ describe.skipIf(target !== 'pglite' && target !== 'postgres')('the sandbox clock
     expect((await clockOf(a.via)).offsetMs).toBe(7 * 86_400_000);
   });
 
-  it('limits on failed authentications stay on real time: advancing does not give attempts back', async () => {
+  it('limits on guessing stay on real time: advancing does not give attempts back (failed authentications, invitation look-ups)', async () => {
     const { via } = await otherPlatform();
     const { data: token } = await via.POST('/tokens', { body: { name: 'throttled', permissions: ['VIEW'] } });
     const clientId = token?.clientId ?? '';
@@ -165,7 +165,13 @@ describe.skipIf(target !== 'pglite' && target !== 'postgres')('the sandbox clock
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await get('wrong-secret')).status);
     expect(statuses.at(-1)).toBe(429);
+    // Invitation codes looked up by this platform: 10 unknown ones, then one back every 6 minutes of real time.
+    const lookUp = (code: string) => via.GET('/invitations/{invitationCode}', { params: { path: { invitationCode: code } } });
+    for (let i = 0; i < 10; i++) expect((await lookUp(`fffe${String(i).padStart(4, '0')}`)).response.status).toBe(404);
+    expect((await lookUp('fffe0010')).response.status).toBe(429);
+
     await advance(via, { seconds: 86_400 });
     expect((await get(token?.clientSecret ?? '')).status).toBe(429);
+    expect((await lookUp('fffe0011')).response.status).toBe(429);
   });
 });
