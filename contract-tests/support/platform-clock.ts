@@ -3,6 +3,7 @@
 // polls for it. Throttles stay on the server's own clock (advanceClock in server-process.ts).
 import { expect } from 'vitest';
 import type { PaymentsClient } from '../../client/index.ts';
+import { client } from './api.ts';
 import type { Transaction } from './factories.ts';
 
 /** Advances the clock of `via`'s platform by `ms` (whole seconds). */
@@ -18,4 +19,15 @@ export async function transactionNow(via: PaymentsClient, transactionId: string,
   expect(response.status).toBe(200);
   expect(data?.status, `transaction ${transactionId}`).toBe(status);
   return data as Transaction;
+}
+
+/**
+ * A new platform on the suite's server (its test controls), with a checked client and its token:
+ * for tests on the shared target that move a clock, which must not be the suite's platform's.
+ */
+export async function newPlatform(serverBaseUrl: string, origin: string): Promise<{ via: PaymentsClient; token: { clientId: string; clientSecret: string } }> {
+  const res = await fetch(`${origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Test platform"}' });
+  if (res.status !== 200) throw new Error(`POST /__test/platforms: ${res.status} ${await res.text()}`);
+  const token = (await res.json()) as { clientId: string; clientSecret: string };
+  return { via: client(token, serverBaseUrl), token };
 }
