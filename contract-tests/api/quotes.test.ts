@@ -285,11 +285,17 @@ describeServer('UMA destinations', () => {
     expect((await errorOf(res)).code).toBe('INVALID_AMOUNT');
   });
 
-  it('$fail.compliance.usd fails the compliance check and the funds come back', async () => {
-    const { customer, usd } = await usdEurCustomer(20_000);
-    const lookup = await umaLookup('$fail.compliance.usd@sandbox.uma.money', customer.id);
-    const quote = await createQuote({
-      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+  it('$fail.compliance.usd fails the compliance check a few seconds later and the funds come back', async () => {
+    // On a platform of its own, whose clock brings the outcome (the suite's platform's must not move).
+    const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
+    const q = quoteCalls(serverBaseUrl, token);
+    const { data: customer } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR', 'MXN'] } });
+    const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
+    const usd = accounts?.data[0]?.id ?? '';
+    await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 20_000 } });
+    const lookup = await q.umaLookup('$fail.compliance.usd@sandbox.uma.money', customer?.id ?? '');
+    const quote = await q.createQuote({
+      source: { sourceType: 'ACCOUNT', accountId: usd },
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$fail.compliance.usd@sandbox.uma.money', currency: 'USD' },
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 5_000,
@@ -298,9 +304,10 @@ describeServer('UMA destinations', () => {
       immediatelyExecute: true,
     });
     expect(quote.status).toBe('PROCESSING');
-    const transaction = await transactionInStatus(quote.transactionId ?? '', 'FAILED');
+    await advancePlatformClock(via, 3_000);
+    const transaction = await transactionNow(via, quote.transactionId ?? '', 'FAILED');
     expect(transaction.failureReason).toBe('COMPLIANCE_REJECTED');
-    expect(await balanceOf(usd.id)).toBe(20_000);
+    expect(await balanceThrough(usd, via)).toBe(20_000);
   });
 
   it('lookups: 404 UMA_NOT_FOUND at the sandbox domain, the sender named by id or UMA address of a customer, exactly one of them', async () => {
