@@ -2508,6 +2508,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the platform's sandbox clock
+         * @description Sandbox only: what "now" is for your platform. Each platform has its own clock, which runs at
+         *     the speed of real time and which `POST /sandbox/clock/advance` moves forward; it starts on
+         *     real time. Everything your platform sees follows it: the timestamps of its new objects and
+         *     webhook events, its scheduled payment outcomes, the expiry of its quotes, signed-retry
+         *     challenges and agent device codes, and the retries of its webhooks. Limits on failed
+         *     authentications and guessed codes stay on real time.
+         *
+         *     Errors: `403 SANDBOX_ONLY` with a production API token.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the platform's sandbox clock
+         * @description Sandbox only: moves your platform's clock forward, by `seconds` or to the instant `to`, and
+         *     answers once everything that came due meanwhile has happened, in the order it was due and as
+         *     if the time had passed: a transfer to an account number ending in `005` fails 30 seconds after
+         *     it was sent, a quote to one ending in `003` completes 6 minutes after it was executed, pending
+         *     quotes expire, and the webhooks of each change are sent (and retried on schedule, if your
+         *     endpoint refuses them) with the time it happened. What a change writes is dated at its due
+         *     time; after the advance the clock reads the instant asked for and runs on from there.
+         *
+         *     Only your platform's clock moves: other platforms' objects and outcomes are not affected.
+         *     Limits on failed authentications and guessed codes stay on real time: advancing does not give
+         *     attempts back. The clock never goes back.
+         *
+         *     Errors: `400 INVALID_INPUT` for `seconds` below 1 or above 366 days, for a `to` that is not
+         *     after the platform's `now` or is more than 366 days after it, and for a body with both or
+         *     neither; `403 SANDBOX_ONLY` with a production API token.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/transactions/{transactionId}/complete": {
         parameters: {
             query?: never;
@@ -8314,6 +8375,59 @@ export interface components {
             response_body: string;
         };
         /**
+         * SandboxClock
+         * @description A platform's sandbox clock: what "now" is for the platform. It runs at the speed of real time
+         *     from wherever the platform last advanced it, and only ever moves forward.
+         */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The platform's current time: what its new objects and webhook events are dated, and what its
+             *     scheduled outcomes, quote and signed-retry challenge expiries, device-code expiries and webhook
+             *     retries are due against.
+             * @example 2025-10-13T12:06:00.000Z
+             */
+            now: string;
+            /**
+             * Format: int64
+             * @description How far the platform's clock is ahead of real time, in milliseconds (`0` until it is first advanced).
+             * @example 360000
+             */
+            offsetMs: number;
+        };
+        /**
+         * SandboxClockAdvanceBy
+         * @description Moves the platform's clock forward by a number of seconds.
+         */
+        SandboxClockAdvanceBy: {
+            /**
+             * Format: int64
+             * @description Seconds to move the clock forward by, from 1 up to 366 days (31,622,400).
+             * @example 360
+             */
+            seconds: number;
+        };
+        /**
+         * SandboxClockAdvanceTo
+         * @description Moves the platform's clock forward to an instant.
+         */
+        SandboxClockAdvanceTo: {
+            /**
+             * Format: date-time
+             * @description The instant the platform's clock moves to; after its `now`, and at most 366 days after it.
+             * @example 2025-10-13T12:06:00Z
+             */
+            to: string;
+        };
+        /**
+         * SandboxClockAdvanceRequest
+         * @description How far to move the platform's clock: by `seconds`, or to the instant `to`. Exactly one of them.
+         *     An advance moves the clock by 366 days at most, and never back: `to` must be after the
+         *     platform's `now` (`400 INVALID_INPUT` otherwise). `to` is the safer choice for a request you may
+         *     retry: repeating it moves the clock no further.
+         */
+        SandboxClockAdvanceRequest: components["schemas"]["SandboxClockAdvanceBy"] | components["schemas"]["SandboxClockAdvanceTo"];
+        /**
          * SandboxFailureReason
          * @description A reason a simulated payment fails with: any `TransactionFailureReason` of the `FAILED` status
          *     (`PLATFORM_REJECTED` and `CANCELLED` are the reasons of the `REJECTED` and `CANCELLED` statuses).
@@ -9144,6 +9258,10 @@ export type SchemaSandboxFundRequest = components['schemas']['SandboxFundRequest
 export type SchemaSandboxSendRequest = components['schemas']['SandboxSendRequest'];
 export type SchemaSandboxUmaReceiveRequest = components['schemas']['SandboxUmaReceiveRequest'];
 export type SchemaSandboxWebhookTestResult = components['schemas']['SandboxWebhookTestResult'];
+export type SchemaSandboxClock = components['schemas']['SandboxClock'];
+export type SchemaSandboxClockAdvanceBy = components['schemas']['SandboxClockAdvanceBy'];
+export type SchemaSandboxClockAdvanceTo = components['schemas']['SandboxClockAdvanceTo'];
+export type SchemaSandboxClockAdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
 export type SchemaSandboxFailureReason = components['schemas']['SandboxFailureReason'];
 export type SchemaSandboxTransactionFailRequest = components['schemas']['SandboxTransactionFailRequest'];
 export type SchemaSandboxIncomingPaymentRequest = components['schemas']['SandboxIncomingPaymentRequest'];
@@ -13362,6 +13480,61 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform's clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The platform's clock after the advance; everything due by then has happened. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

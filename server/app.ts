@@ -22,6 +22,8 @@ import { requestValidatorSpec, validatorSpec } from './http/validator-spec.ts';
 import { checkLedger } from './ledger/ledger-check.ts';
 import { handlers } from './operations.ts';
 import { sentWalletEmails } from './wallet-auth/wallet-auth.service.ts';
+import { unitOfWork } from './context/unit-of-work.ts';
+import { createSandboxPlatform } from './platform/platform.service.ts';
 import type { ShiftableClock } from './shared/clock.ts';
 import { isValidDate, isValidDateTime } from './shared/dates.ts';
 import { notFound } from './shared/errors.ts';
@@ -71,7 +73,11 @@ export function createApp({ runtime, db, validateResponses, validateRequests = t
     next();
   });
 
-  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, { checkLedger: () => checkLedger(db), walletEmails: (id) => sentWalletEmails(db, id) }));
+  if (testControls) app.use(TEST_CONTROL_PATH, testControlRoutes(runtime.clock, runtime.wakeJobs, {
+        checkLedger: () => checkLedger(db),
+        walletEmails: (id) => sentWalletEmails(db, id),
+        createPlatform: (name) => unitOfWork(runtime, db, (ctx) => createSandboxPlatform(ctx, name)),
+      }));
 
   applyDependencyPatches();
   const security = securityHandlers(runtime, db, { basicCached: cachedBasic, basic: verifyBasic, bearer: authenticateAgent });

@@ -22,12 +22,18 @@ import { LocalCredentialCache, NoCredentialCache } from './tokens/credential-cac
 import { SharedCredentialCache } from './tokens/shared-credential-cache.ts';
 import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
+/** What the runtime asks of the job runner (jobs/runner.ts). */
+export interface JobRunnerControls {
+  wake(): void;
+  runDue(platformId?: string): Promise<number>;
+}
+
 export interface Booted {
   handle: DatabaseHandle;
   runtime: Runtime & { clock: ShiftableClock };
   keySource: string;
-  /** Points `runtime.wakeJobs` at the job runner once there is one. */
-  setWake(wake: () => void): void;
+  /** Points `runtime.wakeJobs` and `runtime.runDueJobs` at the job runner once there is one. */
+  setJobRunner(runner: JobRunnerControls): void;
   /** Ends the credential cache's lease and closes the database. */
   close(): Promise<void>;
 }
@@ -61,7 +67,8 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
     await handle.migrated();
     const master = loadMasterKey(config);
     credentials = await credentialCache(handle, log);
-    let wake = () => {};
+    // Until there is a runner, nothing runs jobs (scripts that only migrate or seal).
+    let jobs: JobRunnerControls = { wake: () => {}, runDue: () => Promise.resolve(0) };
     const runtime: Booted['runtime'] = {
       clock: new ShiftableClock(),
       keys: new Keyring(master.key),
@@ -71,7 +78,8 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter,
       walletProofs: sandboxProofs,
       credentials,
-      wakeJobs: () => wake(),
+      wakeJobs: () => jobs.wake(),
+      runDueJobs: (platformId) => jobs.runDue(platformId),
     };
     await unitOfWork(runtime, handle.db, async (ctx) => {
       await checkMasterKey(ctx, master.source);
@@ -83,7 +91,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       await started.stop();
       await handle.close();
     };
-    return { handle, runtime, keySource: master.source, setWake: (w) => (wake = w), close };
+    return { handle, runtime, keySource: master.source, setJobRunner: (runner) => (jobs = runner), close };
   } catch (err) {
     await credentials?.stop();
     await handle.close();

@@ -5,6 +5,7 @@
 import { agentOperationHandlers } from './agents/agent-operations.handlers.ts';
 import { agentHandlers } from './agents/agents.handlers.ts';
 import { transactionApprovalHandlers } from './agents/transaction-approvals.handlers.ts';
+import { sandboxClockHandlers } from './clock/clock.handlers.ts';
 import { beneficialOwnerHandlers } from './beneficial-owners/beneficial-owners.handlers.ts';
 import { customerHandlers } from './customers/customers.handlers.ts';
 import { discoveryHandlers } from './discoveries/discoveries.handlers.ts';
@@ -37,6 +38,7 @@ export const handlers: OperationHandlers = joinAreas(
   externalAccountHandlers,
   sandboxHandlers,
   simulationHandlers,
+  sandboxClockHandlers,
   transactionHandlers,
   transactionApprovalHandlers,
   receiverHandlers,

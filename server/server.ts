@@ -41,7 +41,7 @@ export interface StartedServer {
 }
 
 export async function startServer(config: Config, log: Logger): Promise<StartedServer> {
-  const { handle, runtime, keySource, setWake, close } = await boot(config, log);
+  const { handle, runtime, keySource, setJobRunner, close } = await boot(config, log);
   if (config.testFault !== undefined) log.warn({ testFault: config.testFault }, 'PAYMENTS_TEST_FAULT: the ledger is broken on purpose (NODE_ENV=test only)');
 
   // Listening before the bootstrap: on a busy port nothing is created and no token is used up.
@@ -70,7 +70,7 @@ export async function startServer(config: Config, log: Logger): Promise<StartedS
   });
 
   const runner = new JobRunner(runtime, handle.db, jobKinds);
-  setWake(() => runner.wake());
+  setJobRunner(runner);
   await unitOfWork(runtime, handle.db, (ctx) => scheduleRecurringJob(ctx, housekeepingJob, {}));
   runner.start();
 

@@ -5,14 +5,16 @@
 // coverage gate. Not against the bare Prism mock, which answers in Prism's own error shapes: the
 // kit meets the mock through `npm run mock` in `npm run test:conformance`. The checks that change
 // the platform's configuration (its webhook endpoint, its name) run on a server of their own, out
-// of the way of platform-config.test.ts, which changes it on the shared target. The
-// checks that wait for delayed sandbox outcomes (up to 30 s) are left to test:conformance: here the
+// of the way of platform-config.test.ts, which changes it on the shared target; so do those that
+// advance the platform's sandbox clock (need `minutes`), which would age the other files' objects.
+// The checks that wait for delayed sandbox outcomes (up to 30 s) are left to test:conformance: here the
 // same outcomes are proven with the clock moved (../server/transfer-outcomes.test.ts,
 // quote-outcomes.test.ts), and the waits would make this file the suite's longest by far.
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, inject, it, type TestContext } from 'vitest';
+import type { Check } from '../kit/check.ts';
 import { allChecks } from '../kit/checks/index.ts';
 import { describeFailure } from '../kit/report.ts';
 import { runConformance, select, type RunOptions, type RunReport } from '../kit/runner.ts';
@@ -21,8 +23,9 @@ import { ownServer } from '../support/own-server.ts';
 import { proxyFetch } from '../support/proxy-fetch.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
-/** The checks that change the platform's configuration. */
+/** The checks that change the platform's configuration, and those that advance its sandbox clock. */
 const PLATFORM_WIDE = ['webhooks', 'config.update'];
+const isPlatformWide = (check: Check) => select([check], PLATFORM_WIDE).length === 1 || check.needs.includes('minutes');
 
 /** Every answer to an operation also goes through the suite's contract check (and the coverage tally). */
 const onAnswer: RunOptions['onAnswer'] = async (reply, response) => {
@@ -55,7 +58,7 @@ function verdicts(checks: ReturnType<typeof allChecks>, report: () => RunReport 
 if (isMock) it.skip('the conformance kit runs against the servers; it meets the mock through `npm run mock` in npm run test:conformance');
 
 if (!isMock) describe('the conformance kit against the target', () => {
-  const checks = select(allChecks(), [], PLATFORM_WIDE);
+  const checks = allChecks().filter((c) => !isPlatformWide(c));
   let report: RunReport | undefined;
   beforeAll(async () => {
     const other = await otherPlatform();
@@ -71,12 +74,14 @@ if (!isMock) describe('the conformance kit against the target', () => {
   verdicts(checks, () => report);
 });
 
-if (!isMock && !isProxy) describe("the conformance kit's checks that change the platform's configuration, on a server of their own", () => {
+if (!isMock && !isProxy) describe("the conformance kit's checks that change the platform's configuration or advance its clock, on a server of their own", () => {
   const own = ownServer();
-  const checks = select(allChecks(), PLATFORM_WIDE);
+  const checks = allChecks().filter(isPlatformWide);
   let report: RunReport | undefined;
   beforeAll(async () => {
-    report = await runConformance(checks, { baseUrl: own.server.baseUrl, credentials: own.token, onAnswer: async (reply, response) => {
+    // A second platform of the server's own, for the check that another platform's clock does not move.
+    const other = (await (await fetch(`${own.server.origin}/__test/platforms`, { method: 'POST' })).json()) as { clientId: string; clientSecret: string };
+    report = await runConformance(checks, { baseUrl: own.server.baseUrl, credentials: own.token, otherPlatform: other, onAnswer: async (reply, response) => {
       if (reply.operationId !== undefined) await checkResponse(reply.method, response.url, response);
     } });
   }, 120_000);

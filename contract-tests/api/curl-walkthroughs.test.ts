@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
-import { credentials, describeServer, itServer, serverBaseUrl } from '../support/api.ts';
+import { controlsOrigin, credentials, describeServer, itServer, serverBaseUrl } from '../support/api.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
@@ -15,6 +15,7 @@ const tokenSection = readme.slice(readme.indexOf('\n## The token'), readme.index
 const quickstart = readFileSync(resolve(root, 'spec', 'guides', 'quickstart.md'), 'utf8');
 const sandboxGuide = readFileSync(resolve(root, 'spec', 'guides', 'sandbox.md'), 'utf8');
 const simulations = sandboxGuide.slice(sandboxGuide.indexOf('\n## Simulations'));
+const testingSection = sandboxGuide.slice(sandboxGuide.indexOf('\n## Testing your integration'), sandboxGuide.indexOf('\n## Simulations'));
 
 /** The shell blocks of a text, split into one command per `curl`. */
 function curlCommands(section: string): string[] {
@@ -42,13 +43,15 @@ function collectIds(value: unknown, ids: Map<string, string>): void {
   }
 }
 
-function runInOrder(commands: readonly string[]): void {
+/** Runs the commands in order, as `token` (the suite's by default); returns their answers. */
+function runInOrder(commands: readonly string[], token = credentials): unknown[] {
   const ids = new Map<string, string>();
+  const answers: unknown[] = [];
   const env = {
     ...process.env,
-    PAYMENTS_CLIENT_ID: credentials.clientId,
-    PAYMENTS_CLIENT_SECRET: credentials.clientSecret,
-    AUTH: `${credentials.clientId}:${credentials.clientSecret}`,
+    PAYMENTS_CLIENT_ID: token.clientId,
+    PAYMENTS_CLIENT_SECRET: token.clientSecret,
+    AUTH: `${token.clientId}:${token.clientSecret}`,
     BASE: serverBaseUrl,
   };
   // Keys of the suite's earlier runs on a persistent target must not replay: each run its own.
@@ -69,8 +72,11 @@ function runInOrder(commands: readonly string[]): void {
     const body = output.slice(0, output.lastIndexOf('\n'));
     expect(status, `${written}\n→ ${body}`).toBeGreaterThanOrEqual(200);
     expect(status, `${written}\n→ ${body}`).toBeLessThan(300);
-    collectIds(JSON.parse(body), ids);
+    const answer: unknown = JSON.parse(body);
+    answers.push(answer);
+    collectIds(answer, ids);
   }
+  return answers;
 }
 
 describeServer('the curl walkthroughs', () => {
@@ -90,5 +96,25 @@ describeServer('the curl walkthroughs', () => {
     const commands = curlCommands(simulations);
     expect(commands.length).toBe(13);
     runInOrder(commands);
+  }, 60_000);
+
+  // On a platform of its own: advancing the suite's platform's clock would age the other files' objects.
+  itServer("the Sandbox guide's testing walkthrough works as written: the clock brings the payout's failure, the return simulation a payout's return", async () => {
+    const res = await fetch(`${controlsOrigin(serverBaseUrl)}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Guide platform"}' });
+    expect(res.status).toBe(200);
+    const token = (await res.json()) as { clientId: string; clientSecret: string };
+    const commands = curlCommands(testingSection);
+    expect(commands.length).toBe(13);
+    const answers = runInOrder(commands, token) as Record<string, unknown>[];
+    const [payout, clock, advanced, failed, account] = answers.slice(4);
+    expect(payout).toMatchObject({ status: 'PENDING' });
+    expect((advanced?.offsetMs as number) - (clock?.offsetMs as number)).toBe(30_000);
+    expect(failed).toMatchObject({ id: payout?.id, status: 'FAILED', failureReason: 'BANK_REJECTED' });
+    expect(Date.parse(failed?.updatedAt as string) - Date.parse(failed?.createdAt as string)).toBeGreaterThanOrEqual(30_000);
+    expect(account).toMatchObject({ balance: { amount: 10_000 } });
+    const [, completed, returned, refunded] = answers.slice(9);
+    expect(completed).toMatchObject({ status: 'COMPLETED' });
+    expect(returned).toMatchObject({ id: completed?.id, status: 'FAILED', failureReason: 'PAYMENT_RETURNED', settledAt: completed?.settledAt });
+    expect(refunded).toMatchObject({ balance: { amount: 10_000 } });
   }, 60_000);
 });

@@ -3,10 +3,11 @@
 // balances of both ends, the quote's transaction. Outcomes due after minutes (suffix 003, expiry)
 // need the clock moved: ../server/quote-outcomes.test.ts.
 import { describe, expect, it } from 'vitest';
-import { api, describeServer, errorOf, idempotencyKey, isMock, itServer, raw } from '../support/api.ts';
+import { api, controlsOrigin, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, serverBaseUrl } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { balanceOf, createExternalAccount, createIndividualCustomer, customerInternalAccount, customerWithExternalAccount, fund, getTransaction, transactionInStatus } from '../support/factories.ts';
-import { createQuote, executeQuote, getQuote, ok, postQuote, type Quote, quoteInStatus, sandboxSend, umaLookup } from '../support/quotes.ts';
+import { balanceOf, balanceThrough, createExternalAccount, createIndividualCustomer, customerInternalAccount, customerWithExternalAccount, fund, getTransaction, transactionInStatus } from '../support/factories.ts';
+import { advancePlatformClock, newPlatform, transactionNow } from '../support/platform-clock.ts';
+import { createQuote, executeQuote, getQuote, ok, postQuote, type Quote, quoteCalls, quoteInStatus, sandboxSend, umaLookup } from '../support/quotes.ts';
 
 const MAX = 9_000_000_000_000_000;
 
@@ -204,19 +205,26 @@ describeServer('executeQuote', () => {
     ['004', 'FAILED', 'COUNTERPARTY_DELIVERY_FAILED', 1],
     ['006', 'FAILED', 'USER_CANCELLED', 1],
     ['007', 'FAILED', 'REFUND_FAILED', 0],
-  ] as const)('to an external account ending %s: PROCESSING, then %s (%s); credited back: %s', async (suffix, ends, reason, creditedBack) => {
-    const { customer, usd } = await usdEurCustomer(50_000);
-    const external = await createExternalAccount({ customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur(suffix) });
-    const quote = await createQuote({ ...toEur(usd.id, external.id, 10_000) });
-    expect(quote.destination).toMatchObject({ destinationType: 'ACCOUNT', accountId: external.id, paymentRail: 'SEPA' });
+  ] as const)('to an external account ending %s: PROCESSING, then %s (%s) a few seconds later; credited back: %s', async (suffix, ends, reason, creditedBack) => {
+    // On a platform of its own, whose clock brings the outcome (the suite's platform's must not move).
+    const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
+    const q = quoteCalls(serverBaseUrl, token);
+    const { data: customer } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR'] } });
+    const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
+    const usd = { id: accounts?.data[0]?.id ?? '' };
+    await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd.id } }, body: { amount: 50_000 } });
+    const { data: external } = await via.POST('/customers/external-accounts', { body: { customerId: customer?.id ?? '', currency: 'EUR', accountInfo: externalAccountInfo.eur(suffix) } });
+    const quote = await q.createQuote({ ...toEur(usd.id, external?.id ?? '', 10_000) });
+    expect(quote.destination).toMatchObject({ destinationType: 'ACCOUNT', accountId: external?.id, paymentRail: 'SEPA' });
     expect(quote.counterpartyInformation).toEqual({ FULL_NAME: 'Northwind Payouts SAS' });
-    const executed = await ok<Quote>(executeQuote(quote.id));
+    const executed = await ok<Quote>(q.executeQuote(quote.id));
     expect(executed.status).toBe('PROCESSING');
-    expect(await balanceOf(usd.id)).toBe(40_000);
-    const transaction = await transactionInStatus(executed.transactionId ?? '', ends);
+    expect(await balanceThrough(usd.id, via)).toBe(40_000);
+    await advancePlatformClock(via, 3_000);
+    const transaction = await transactionNow(via, executed.transactionId ?? '', ends);
     expect(transaction.failureReason ?? null).toBe(reason);
-    expect((await getQuote(quote.id)).status).toBe(ends);
-    expect(await balanceOf(usd.id)).toBe(40_000 + creditedBack * 10_000);
+    expect((await q.getQuote(quote.id)).status).toBe(ends);
+    expect(await balanceThrough(usd.id, via)).toBe(40_000 + creditedBack * 10_000);
   });
 });
 
@@ -277,11 +285,17 @@ describeServer('UMA destinations', () => {
     expect((await errorOf(res)).code).toBe('INVALID_AMOUNT');
   });
 
-  it('$fail.compliance.usd fails the compliance check and the funds come back', async () => {
-    const { customer, usd } = await usdEurCustomer(20_000);
-    const lookup = await umaLookup('$fail.compliance.usd@sandbox.uma.money', customer.id);
-    const quote = await createQuote({
-      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+  it('$fail.compliance.usd fails the compliance check a few seconds later and the funds come back', async () => {
+    // On a platform of its own, whose clock brings the outcome (the suite's platform's must not move).
+    const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
+    const q = quoteCalls(serverBaseUrl, token);
+    const { data: customer } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR', 'MXN'] } });
+    const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
+    const usd = accounts?.data[0]?.id ?? '';
+    await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 20_000 } });
+    const lookup = await q.umaLookup('$fail.compliance.usd@sandbox.uma.money', customer?.id ?? '');
+    const quote = await q.createQuote({
+      source: { sourceType: 'ACCOUNT', accountId: usd },
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$fail.compliance.usd@sandbox.uma.money', currency: 'USD' },
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 5_000,
@@ -290,9 +304,10 @@ describeServer('UMA destinations', () => {
       immediatelyExecute: true,
     });
     expect(quote.status).toBe('PROCESSING');
-    const transaction = await transactionInStatus(quote.transactionId ?? '', 'FAILED');
+    await advancePlatformClock(via, 3_000);
+    const transaction = await transactionNow(via, quote.transactionId ?? '', 'FAILED');
     expect(transaction.failureReason).toBe('COMPLIANCE_REJECTED');
-    expect(await balanceOf(usd.id)).toBe(20_000);
+    expect(await balanceThrough(usd, via)).toBe(20_000);
   });
 
   it('lookups: 404 UMA_NOT_FOUND at the sandbox domain, the sender named by id or UMA address of a customer, exactly one of them', async () => {

@@ -1,7 +1,8 @@
 // Implementations broken on purpose, for the conformance kit's proofs: a small HTTP proxy in front of
 // the correct sandbox server that breaks one rule of the contract and passes everything else on
-// unchanged. The kit must fail against each, naming the rule; against `none` it must pass. And one
-// deployment that breaks nothing but offers less: `no-sandbox`, a production token.
+// unchanged. The kit must fail against each, naming the rule; against `none` it must pass. And two
+// deployments that break nothing but offer less: `no-sandbox`, a production token; `no-clock`,
+// a sandbox without its clock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
@@ -25,6 +26,7 @@ export const BROKEN_RULES = {
   'leak-by-id': 'an object another platform, or another customer\'s agent, asks for by its id is answered (200) instead of 404',
   'oldest-first': 'the account lists answer each page oldest first',
   'no-sandbox': 'a production token: the sandbox operations answer 403 SANDBOX_ONLY (the test webhook excepted, as documented)',
+  'no-clock': 'a deployment without the sandbox clock (an earlier version): /sandbox/clock answers 404 ROUTE_NOT_FOUND',
 } as const;
 export type BrokenRule = keyof typeof BROKEN_RULES;
 
@@ -108,10 +110,12 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
     if (rule === 'no-sandbox' && url.pathname.includes('/sandbox/') && !url.pathname.endsWith('/sandbox/webhooks/test')) {
       await readBody(req);
       // As a production deployment answers: the credentials first (the same request with a body
-      // the server refuses after authenticating it, so nothing happens), then SANDBOX_ONLY.
+      // the server refuses after authenticating it, so nothing happens; a GET, which changes
+      // nothing, as it is), then SANDBOX_ONLY.
       const auth: Record<string, string> = { 'content-type': 'application/json' };
       if (req.headers.authorization !== undefined) auth.authorization = req.headers.authorization;
-      const checked = await fetch(`${upstream.origin}${url.pathname}`, { method: 'POST', headers: auth, body: '{"conformanceProxyProbe":true}' });
+      const probe = method === 'GET' ? { method, headers: auth } : { method: 'POST', headers: auth, body: '{"conformanceProxyProbe":true}' };
+      const checked = await fetch(`${upstream.origin}${url.pathname}`, probe);
       if (checked.status === 401 || checked.status === 429) {
         const out: Record<string, string> = {};
         checked.headers.forEach((value, name) => {
@@ -121,6 +125,11 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
         return;
       }
       res.writeHead(403, { 'content-type': 'application/json', 'x-request-id': crypto.randomUUID() }).end(JSON.stringify({ status: 403, code: 'SANDBOX_ONLY', message: 'This operation exists only in the sandbox.' }));
+      return;
+    }
+    if (rule === 'no-clock' && url.pathname.includes('/sandbox/clock')) {
+      await readBody(req);
+      res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': crypto.randomUUID() }).end(JSON.stringify({ status: 404, code: 'ROUTE_NOT_FOUND', message: `No route ${method} ${url.pathname}.` }));
       return;
     }
     const headers = new Headers();

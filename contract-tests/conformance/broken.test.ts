@@ -115,3 +115,21 @@ it('--expected-failures: the listed checks may fail; one of them that passes fai
     await proxy.close();
   }
 }, 120_000);
+
+it('a sandbox without its clock: the checks of outcomes due minutes later wait for them (--wait-minutes) or are skipped with the reason; the clock checks say it is missing', async () => {
+  const proxy = await startBrokenProxy(stage.baseUrl, 'no-clock', stage);
+  try {
+    const other = ['--other-client-id', stage.otherClientId, '--other-client-secret', stage.otherClientSecret];
+    const skipped = await runKit(stage, proxy.baseUrl, ['--only', 'quotes.outcome-003-completes,clock', ...other]);
+    expect(skipped.code, skipped.stdout).toBe(0);
+    expect(skipped.summary).toEqual({ passed: 0, failed: 0, skipped: 4 });
+    expect(skipped.stdout).toMatch(/4 checks: waits minutes for a sandbox outcome \(run with --wait-minutes, or against a deployment with the sandbox clock\)/);
+    // With --wait-minutes the clock checks run, find no clock, and say so (the 6-minute wait itself is left out here).
+    const waiting = await runKit(stage, proxy.baseUrl, ['--wait-minutes', '--only', 'clock', ...other]);
+    expect(waiting.code, waiting.stdout).toBe(0);
+    expect(waiting.summary).toEqual({ passed: 0, failed: 0, skipped: 3 });
+    expect(waiting.stdout).toMatch(/3 checks: the deployment has no sandbox clock \(GET \/sandbox\/clock did not answer 200\)/);
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);

@@ -3,12 +3,12 @@
 // attempt back every 30 seconds: until then every redeem from it, even of a valid code, answers
 // 429 RATE_LIMITED with Retry-After (at most 30 seconds); other addresses redeem as before. On a
 // server of this file's own: the limit would otherwise slow the suite's other files.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import type { PaymentsClient } from '../../client/index.ts';
 import { target } from '../support/api.ts';
 import { checkedClientOf } from '../support/factories.ts';
-import { startInProcess } from '../support/in-process-server.ts';
+import { startInProcess, type TestServer } from '../support/in-process-server.ts';
 import { ownServer } from '../support/own-server.ts';
 import { advanceClock, newCredentials } from '../support/server-process.ts';
 
@@ -65,14 +65,23 @@ describe.skipIf(target === 'prism' || target === 'proxy')('guessing device codes
     expect((await redeem(other.baseUrl, unknownCode(401))).status).toBe(429);
   });
 
-  it('an X-Forwarded-For header changes nothing unless TRUST_PROXY says whose to believe', async () => {
-    await advanceOwn(5 * MINUTE + 1_000); // every attempt back
-    for (let i = 0; i < 10; i++) expect((await redeem(own.server.baseUrl, unknownCode(500 + i), `198.51.100.${i}`)).status).toBe(404);
-    expect((await redeem(own.server.baseUrl, unknownCode(510), '198.51.100.99')).status).toBe(429);
-
+  describe('an X-Forwarded-For header', () => {
+    // A server that believes its loopback proxy, started before the test (a start takes seconds on a
+    // busy machine, which the test's own time should not pay).
     const token = newCredentials();
-    const behindProxy = await startInProcess({ TRUST_PROXY: 'loopback', PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
-    try {
+    let behindProxy: TestServer;
+    beforeAll(async () => {
+      behindProxy = await startInProcess({ TRUST_PROXY: 'loopback', PAYMENTS_CLIENT_ID: token.clientId, PAYMENTS_CLIENT_SECRET: token.clientSecret });
+    });
+    afterAll(async () => {
+      await behindProxy?.stop();
+    });
+
+    it('changes nothing unless TRUST_PROXY says whose to believe', async () => {
+      await advanceOwn(5 * MINUTE + 1_000); // every attempt back
+      for (let i = 0; i < 10; i++) expect((await redeem(own.server.baseUrl, unknownCode(500 + i), `198.51.100.${i}`)).status).toBe(404);
+      expect((await redeem(own.server.baseUrl, unknownCode(510), '198.51.100.99')).status).toBe(429);
+
       const valid = await newAgentCode(checkedClientOf(behindProxy.baseUrl, token));
       for (let i = 0; i < 10; i++) expect((await redeem(behindProxy.baseUrl, unknownCode(600 + i), '203.0.113.1')).status).toBe(404);
       expect((await redeem(behindProxy.baseUrl, unknownCode(610), '203.0.113.1')).status).toBe(429);
@@ -80,8 +89,6 @@ describe.skipIf(target === 'prism' || target === 'proxy')('guessing device codes
       // Another client behind the same proxy has a limit of its own: the guesser never stops it.
       expect((await redeem(behindProxy.baseUrl, unknownCode(611), '203.0.113.2')).status).toBe(404);
       expect((await redeem(behindProxy.baseUrl, valid, '203.0.113.3')).status).toBe(200);
-    } finally {
-      await behindProxy.stop();
-    }
+    });
   });
 });

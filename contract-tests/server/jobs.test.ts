@@ -54,6 +54,7 @@ const runtime = (clock = new ShiftableClock()): Runtime & { clock: ShiftableCloc
   walletProofs: sandboxProofs,
   credentials: new LocalCredentialCache(),
   wakeJobs: () => {},
+  runDueJobs: () => Promise.resolve(0),
 });
 
 const effects = async (key: string) => (await sql<{ worker: string }>`select worker from job_test_effects where key = ${key}`.execute(handle.db)).rows;

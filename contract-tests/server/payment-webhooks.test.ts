@@ -1,6 +1,6 @@
 // The incoming-payment and outgoing-payment webhooks of transfers, cancellations and sandbox
 // funding, on a server of this file's own (its webhook endpoint is configured here, and delayed
-// outcomes need its clock moved). Each status a transaction takes, the one it is created in
+// outcomes need its platform's sandbox clock moved: the outcome is there when the advance answers). Each status a transaction takes, the one it is created in
 // included, is one event whose `type` follows the status (WebhookEventType) and whose `data` is
 // the transaction at that status; every delivery is signed (Standard Webhooks) and its body
 // matches the webhook's schema.
@@ -17,13 +17,13 @@ import {
   getTransaction,
   listTransactions,
   type Transaction,
-  transactionInStatus,
   transferIn,
   transferOut,
 } from '../support/factories.ts';
 import { validateAgainst } from '../support/schema-validator.ts';
 import { startInProcess, type TestServer } from '../support/in-process-server.ts';
-import { advanceClock, jsonHeaders, newCredentials } from '../support/server-process.ts';
+import { advancePlatformClock, transactionNow } from '../support/platform-clock.ts';
+import { jsonHeaders, newCredentials } from '../support/server-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const token = newCredentials();
@@ -121,8 +121,8 @@ describe.skipIf(target !== 'pglite')('payment webhooks', () => {
       const tx = created(await transferOut({ source: { accountId: internal.id }, destination: { accountId: external.id }, amount: 1_250 }, { via }));
       expect(tx.status).toBe('PROCESSING');
       expect(types(await eventsFor(tx.id, 1))).toEqual(['OUTGOING_PAYMENT_PROCESSING']);
-      await advanceClock(server.origin, 3_000);
-      const failed = await transactionInStatus(tx.id, 'FAILED', { via });
+      await advancePlatformClock(via, 3_000);
+      const failed = await transactionNow(via, tx.id, 'FAILED');
       const events = await eventsFor(tx.id, 2);
       expect(types(events)).toEqual(['OUTGOING_PAYMENT_PROCESSING', 'OUTGOING_PAYMENT_FAILED']);
       expect(events[0]?.data).toEqual(tx);
@@ -149,8 +149,8 @@ describe.skipIf(target !== 'pglite')('payment webhooks', () => {
       expect(cancelEvents[1]?.data).toMatchObject({ status: 'CANCELLED', failureReason: 'CANCELLED' });
       expect(cancelEvents[1]?.data).toEqual(await get(cancelledLater.id));
 
-      await advanceClock(server.origin, 31_000);
-      const failed = await transactionInStatus(failing.id, 'FAILED', { via });
+      await advancePlatformClock(via, 31_000);
+      const failed = await transactionNow(via, failing.id, 'FAILED');
       const failEvents = await eventsFor(failing.id, 2);
       expect(types(failEvents)).toEqual(['OUTGOING_PAYMENT_PENDING', 'OUTGOING_PAYMENT_FAILED']);
       expect(failEvents[1]?.data).toEqual(failed);
@@ -201,9 +201,9 @@ describe.skipIf(target !== 'pglite')('payment webhooks', () => {
         expect(types(events)).toEqual(['INCOMING_PAYMENT_PENDING']);
         expect(events[0]?.data).toEqual(tx);
       }
-      await advanceClock(server.origin, 31_000);
+      await advancePlatformClock(via, 31_000);
       for (const tx of [processing, pending]) {
-        const failed = await transactionInStatus(tx.id, 'FAILED', { via });
+        const failed = await transactionNow(via, tx.id, 'FAILED');
         const events = await eventsFor(tx.id, 2);
         expect(types(events)).toEqual(['INCOMING_PAYMENT_PENDING', 'INCOMING_PAYMENT_FAILED']);
         expect(events[1]?.data).toEqual(failed);

@@ -1,17 +1,18 @@
-// Quote outcomes due after minutes, on a server of this file's own whose clock the tests move:
+// Quote outcomes due after minutes, on a server of this file's own whose platform's sandbox clock
+// the tests move:
 // suffix 003 completes after about 6 minutes, 005 completes and is then returned (credited back
 // once), and a quote past its 5 minutes is EXPIRED on every read, cannot be executed, and its
-// waiting real-time payment is expired by the job. "The job runner has run what was due" is
-// observed on a sentinel payment due at the same time, the clock moved past it, never slept on.
+// waiting real-time payment is expired by the job. Nothing is polled: the advance answers once
+// what came due has happened; a sentinel payment due at the same time has changed by then too.
 import { describe, expect, it } from 'vitest';
 import { errorOf, target } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { balanceThrough, getTransaction, transactionInStatus } from '../support/factories.ts';
+import { balanceThrough, getTransaction } from '../support/factories.ts';
 import { ownServer } from '../support/own-server.ts';
 import { type Quote, quoteCalls } from '../support/quotes.ts';
-import { advanceClock } from '../support/server-process.ts';
+import { advancePlatformClock, transactionNow } from '../support/platform-clock.ts';
 
-describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock', () => {
+describe.skipIf(target !== 'pglite')('delayed quote outcomes on the platform sandbox clock', () => {
   const own = ownServer();
   const q = () => quoteCalls(own.server.baseUrl, own.token);
 
@@ -40,17 +41,17 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
     });
     return { usd: usd.id, quote };
   }
-  const inStatus = (quote: Quote, status: 'COMPLETED' | 'FAILED' | 'EXPIRED') => transactionInStatus(quote.transactionId ?? '', status, { via: own.via, timeoutMs: 20_000 });
+  const inStatus = (quote: Quote, status: 'COMPLETED' | 'FAILED' | 'EXPIRED') => transactionNow(own.via, quote.transactionId ?? '', status);
 
   it('003: PROCESSING for about 6 minutes, then COMPLETED', async () => {
     const { quote } = await paid('003', 10_000, 10_000);
     expect(quote.status).toBe('PROCESSING');
-    await advanceClock(own.server.origin, 3 * 60_000);
+    await advancePlatformClock(own.via, 3 * 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
-    await advanceClock(own.server.origin, 3_000);
+    await advancePlatformClock(own.via, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect((await q().getQuote(quote.id)).status).toBe('PROCESSING');
-    await advanceClock(own.server.origin, 3 * 60_000 + 1_000);
+    await advancePlatformClock(own.via, 3 * 60_000 + 1_000);
     await inStatus(quote, 'COMPLETED');
     expect((await q().getQuote(quote.id)).status).toBe('COMPLETED');
   }, 90_000);
@@ -58,17 +59,17 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
   it('005: COMPLETED, then returned: FAILED (PAYMENT_RETURNED) and credited back exactly once', async () => {
     const { usd, quote } = await paid('005', 4_000, 10_000);
     expect(await balanceThrough(usd, own.via)).toBe(6_000);
-    await advanceClock(own.server.origin, 3_000);
+    await advancePlatformClock(own.via, 3_000);
     const completed = await inStatus(quote, 'COMPLETED');
     expect(completed.settledAt).toBeDefined();
-    await advanceClock(own.server.origin, 3_000);
+    await advancePlatformClock(own.via, 3_000);
     const returned = await inStatus(quote, 'FAILED');
     expect(returned.failureReason).toBe('PAYMENT_RETURNED');
     expect((await q().getQuote(quote.id)).status).toBe('FAILED');
     expect(await balanceThrough(usd, own.via)).toBe(10_000);
-    await advanceClock(own.server.origin, 60_000);
+    await advancePlatformClock(own.via, 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
-    await advanceClock(own.server.origin, 3_000);
+    await advancePlatformClock(own.via, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect(await balanceThrough(usd, own.via)).toBe(10_000);
   }, 90_000);
@@ -86,9 +87,9 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
       immediatelyExecute: true,
     });
     expect(quote.status).toBe('PROCESSING');
-    await advanceClock(own.server.origin, 60 * 60_000);
+    await advancePlatformClock(own.via, 60 * 60_000);
     const sentinel = await paid('004', 1_000, 1_000);
-    await advanceClock(own.server.origin, 3_000);
+    await advancePlatformClock(own.via, 3_000);
     await inStatus(sentinel.quote, 'FAILED');
     expect((await q().getQuote(quote.id)).status).toBe('PROCESSING');
     expect(await balanceThrough(usd.id, own.via)).toBe(3_000);
@@ -106,7 +107,7 @@ describe.skipIf(target !== 'pglite')('delayed quote outcomes on the server clock
       lookupId: lookup.lookupId,
       senderCustomerInfo: { FULL_NAME: 'Jane Doe' },
     });
-    await advanceClock(own.server.origin, 5 * 60_000);
+    await advancePlatformClock(own.via, 5 * 60_000);
     expect((await q().getQuote(open.id)).status).toBe('EXPIRED');
     const late = await q().executeQuote(open.id);
     expect(late.status).toBe(409);

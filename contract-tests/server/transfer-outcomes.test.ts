@@ -1,13 +1,13 @@
-// The delayed sandbox outcomes of transfers, on a server of this file's own whose clock the tests
-// move forward (moving the shared target's clock would disturb the other files' tests): a transfer
+// The delayed sandbox outcomes of transfers, on a server of this file's own whose platform's sandbox
+// clock the tests move forward (moving the shared platform's would disturb the other files' tests): a transfer
 // ending in 005 stays PENDING about 30 seconds and then fails, one ending in 004 fails a few
 // seconds after PROCESSING; a failed transfer-out is credited back exactly once, a transfer-in
 // never credits; and a cancelled transfer keeps its cancellation when its scheduled outcome
 // comes due, with the funds back exactly once.
 //
-// "The job runner has run what was due" is observed, not slept on: a sentinel transfer whose
-// outcome is due at the same time or later is waited for until it has changed, the clock moved
-// past its due time rather than waited out.
+// Nothing is waited or polled for: the advance answers once what came due has happened, so each
+// outcome is read at once; a sentinel transfer whose outcome is due at the same time or later has
+// changed when the earlier one must not have yet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.ts';
 import { target } from '../support/api.ts';
@@ -20,16 +20,16 @@ import {
   getTransaction,
   listTransactions,
   type Transaction,
-  transactionInStatus,
   transferIn,
   transferOut,
 } from '../support/factories.ts';
 import { startInProcess, type TestServer } from '../support/in-process-server.ts';
-import { advanceClock, newCredentials } from '../support/server-process.ts';
+import { advancePlatformClock, transactionNow } from '../support/platform-clock.ts';
+import { newCredentials } from '../support/server-process.ts';
 
 const token = newCredentials();
 
-describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server clock', () => {
+describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the platform sandbox clock', () => {
   let server: TestServer;
   let via: PaymentsClient;
   beforeAll(async () => {
@@ -42,7 +42,8 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
 
   const balance = (accountId: string) => balanceThrough(accountId, via);
   const get = (id: string) => getTransaction(id, via);
-  const failed = (id: string) => transactionInStatus(id, 'FAILED', { via, timeoutMs: 20_000 });
+  const failed = (id: string) => transactionNow(via, id, 'FAILED');
+  const advance = (ms: number) => advancePlatformClock(via, ms);
 
   /** A funded customer with an external account ending in `suffix`, and a transfer-out to it. */
   async function sent(suffix: string, amount: number, funding: number, paymentRail?: 'ACH' | 'WIRE' | 'RTP') {
@@ -58,15 +59,15 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect(await balance(internal.id)).toBe(6_000);
 
     // 15 s on, and a sentinel due 3 s later has failed: still PENDING, unchanged.
-    await advanceClock(server.origin, 15_000);
+    await advance(15_000);
     const sentinel = await sent('004', 100, 1_000);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(tx);
     expect(await balance(internal.id)).toBe(6_000);
 
     // Past 30 s: FAILED, the amount back.
-    await advanceClock(server.origin, 16_000);
+    await advance(16_000);
     const done = await failed(tx.id);
     expect(done).toMatchObject({ id: tx.id, type: 'OUTGOING', status: 'FAILED', failureReason: 'BANK_REJECTED', sentAmount: tx.sentAmount, createdAt: tx.createdAt });
     expect(done).not.toHaveProperty('settledAt');
@@ -75,9 +76,9 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect((await listTransactions({ sourceAccountId: internal.id }, via)).data).toEqual([done]);
 
     // Much later: nothing more happens to it.
-    await advanceClock(server.origin, 600_000);
+    await advance(600_000);
     const later = await sent('004', 100, 1_000);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     await failed(later.tx.id);
     expect(await get(tx.id)).toEqual(done);
     expect(await balance(internal.id)).toBe(10_000);
@@ -87,14 +88,14 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     const { internal, tx } = await sent('004', 2_500, 5_000);
     expect(tx).toMatchObject({ status: 'PROCESSING', paymentRail: 'ACH' });
     expect(await balance(internal.id)).toBe(2_500);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     const done = await failed(tx.id);
     expect(done).toMatchObject({ failureReason: 'BANK_REJECTED' });
     expect(done).not.toHaveProperty('settledAt');
     expect(await balance(internal.id)).toBe(5_000);
-    await advanceClock(server.origin, 60_000);
+    await advance(60_000);
     const sentinel = await sent('004', 100, 1_000);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(done);
     expect(await balance(internal.id)).toBe(5_000);
@@ -104,13 +105,13 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     const { internal, external } = await customerWithExternalAccount('005', { funding: 1_000, via });
     const tx = created(await transferIn({ source: { accountId: external.id }, destination: { accountId: internal.id }, amount: 9_000 }, { via }));
     expect(tx).toMatchObject({ type: 'INCOMING', status: 'PENDING' });
-    await advanceClock(server.origin, 15_000);
+    await advance(15_000);
     const sentinel = await sent('004', 100, 1_000);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(tx);
     expect(await balance(internal.id)).toBe(1_000);
-    await advanceClock(server.origin, 16_000);
+    await advance(16_000);
     const done = await failed(tx.id);
     // Nothing reached the destination: receivedAmount is 0 once it failed.
     expect(done).toMatchObject({ type: 'INCOMING', failureReason: 'BANK_REJECTED', receivedAmount: { amount: 0, currency: internal.balance.currency } });
@@ -123,7 +124,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     const tx = created(await transferIn({ source: { accountId: external.id }, destination: { accountId: internal.id }, amount: 9_000 }, { via }));
     expect(tx).toMatchObject({ type: 'INCOMING', status: 'PROCESSING' });
     expect(await balance(internal.id)).toBe(0);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     expect(await failed(tx.id)).toMatchObject({ failureReason: 'BANK_REJECTED', receivedAmount: { amount: 0 } });
     expect(await balance(internal.id)).toBe(0);
   }, 60_000);
@@ -138,7 +139,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect(await balance(internal.id)).toBe(10_000);
 
     // The uncancelled twin, created after it, fails on schedule.
-    await advanceClock(server.origin, 31_000);
+    await advance(31_000);
     expect(await failed(sentinel.tx.id)).toMatchObject({ failureReason: 'BANK_REJECTED' });
     expect(await balance(sentinel.internal.id)).toBe(10_000);
     expect(await get(tx.id)).toEqual(cancelled);
@@ -156,7 +157,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
     expect(await balance(internal.id)).toBe(10_000);
 
     const sentinel = await sent('004', 3_000, 10_000, paymentRail);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     await failed(sentinel.tx.id);
     expect(await get(tx.id)).toEqual(cancelled);
     expect(await balance(internal.id)).toBe(10_000);
@@ -164,7 +165,7 @@ describe.skipIf(target !== 'pglite')('delayed transfer outcomes on the server cl
 
   it('a transfer-out that already FAILED cannot be cancelled: 409, credited back once', async () => {
     const { internal, tx } = await sent('004', 3_000, 10_000);
-    await advanceClock(server.origin, 3_000);
+    await advance(3_000);
     const done = await failed(tx.id);
     const { response, error } = await cancelTransaction(tx.id, undefined, { via });
     expect(response.status).toBe(409);

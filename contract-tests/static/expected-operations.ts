@@ -104,6 +104,8 @@ export const expectedOperations: ExpectedOperation[] = [
   op('sendSandboxPayment', 'post', '/sandbox/send', 'basic', 'TRANSACT'),
   op('receiveSandboxUmaPayment', 'post', '/sandbox/uma/receive', 'basic', 'TRANSACT'),
   op('sendSandboxTestWebhook', 'post', '/sandbox/webhooks/test', 'basic', 'MANAGE'),
+  op('getSandboxClock', 'get', '/sandbox/clock', 'basic', 'VIEW'),
+  op('advanceSandboxClock', 'post', '/sandbox/clock/advance', 'basic', 'MANAGE'),
   // Sandbox simulations (issue 43): outcomes from outside the API, on demand.
   op('simulateTransactionCompletion', 'post', '/sandbox/transactions/{transactionId}/complete', 'basic', 'TRANSACT'),
   op('simulateTransactionFailure', 'post', '/sandbox/transactions/{transactionId}/fail', 'basic', 'TRANSACT'),

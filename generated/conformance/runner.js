@@ -7,6 +7,7 @@ import { CheckFailure, CheckSkipped } from "./check.js";
 import { Http } from "./http.js";
 import { preflight, probeSandbox, probeState, setUpWebhooks } from "./probes.js";
 import { World } from "./world.js";
+import { offersClock } from "./time.js";
 /**
  * A result as the expected failures have it: a listed check that failed is `expected`; one that
  * passed fails the run, so that the file only ever shrinks (a fixed check must leave it).
@@ -27,14 +28,14 @@ export function select(checks, only = [], skip = []) {
     return checks.filter((c) => (only.length === 0 || matches(c, only)) && !matches(c, skip));
 }
 /** Why a check cannot run here, or undefined. */
-function skipReason(check, t, options) {
+function skipReason(check, t, options, clock = false) {
     const reasons = {
         state: () => (t.caps.stateless === undefined ? undefined : `needs a stateful implementation: ${t.caps.stateless}`),
         sandbox: () => (t.caps.noSandbox === undefined ? undefined : `needs the sandbox: ${t.caps.noSandbox}`),
         webhooks: () => (t.caps.noWebhooks === undefined ? undefined : `needs webhooks: ${t.caps.noWebhooks}`),
         'second-platform': () => (options.otherPlatform === undefined ? 'needs an API token of a second platform of the deployment (--other-client-id, --other-client-secret)' : undefined),
         slow: () => (options.skipSlow === true ? 'waits up to a minute for a sandbox outcome (--skip-slow)' : undefined),
-        minutes: () => (options.waitMinutes === true ? undefined : 'waits minutes for a sandbox outcome (run with --wait-minutes)'),
+        minutes: () => (options.waitMinutes === true || clock ? undefined : 'waits minutes for a sandbox outcome (run with --wait-minutes, or against a deployment with the sandbox clock)'),
     };
     // A stateless implementation is the first reason to give: the others follow from it.
     const order = ['state', 'sandbox', 'second-platform', 'webhooks', 'minutes', 'slow'];
@@ -111,15 +112,21 @@ export async function runConformance(checks, options) {
             const webhooks = await setUpWebhooks(t, { host: options.webhook?.host ?? '127.0.0.1', port: options.webhook?.port ?? 0, url: options.webhook?.url, secret: options.webhook?.secret });
             t.caps.noWebhooks = webhooks.skip;
         }
+        // With the sandbox clock (time.ts), the checks of outcomes due minutes later advance it instead of
+        // waiting: they run alone, after the others, whose objects must not age under them.
+        const clock = t.caps.stateless === undefined && t.caps.noSandbox === undefined && checks.some((c) => c.needs.includes('minutes')) && (await offersClock(t));
+        const advancing = clock ? checks.filter((c) => c.needs.includes('minutes')) : [];
+        const rest = checks.filter((c) => !advancing.includes(c));
         // The checks that wait longest first, so that they wait while the others run.
-        const queue = [...checks.filter((c) => c.needs.includes('slow') || c.needs.includes('minutes')), ...checks.filter((c) => !c.needs.includes('slow') && !c.needs.includes('minutes'))];
-        const worker = async () => {
-            for (let check = queue.shift(); check !== undefined; check = queue.shift()) {
-                const reason = skipReason(check, t, options);
+        const queue = [...rest.filter((c) => c.needs.includes('slow') || c.needs.includes('minutes')), ...rest.filter((c) => !c.needs.includes('slow') && !c.needs.includes('minutes'))];
+        const worker = async (from) => {
+            for (let check = from.shift(); check !== undefined; check = from.shift()) {
+                const reason = skipReason(check, t, options, clock);
                 record(judged(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 }, options.expectedFailures));
             }
         };
-        await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+        await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, () => worker(queue)));
+        await worker(advancing);
     }
     finally {
         cleanupProblems = await t.finish();

@@ -8,6 +8,7 @@ const VERBS = [
   'cancel', 'claim', 'export', 'revoke', 'verify', 'challenge', 'redeem', 'fund', 'send', 'receive',
   'lookup',
   'simulate',
+  'advance',
 ];
 const OPERATION_ID = new RegExp(`^(${VERBS.join('|')})[A-Z][A-Za-z0-9]*$`);
 const CAMEL = /^[a-z][a-zA-Z0-9]*$/;

@@ -32,6 +32,7 @@ import {
   type AgentRow,
 } from './agents.repository.ts';
 import { usageOf } from './agent-usage.ts';
+import { platformClock } from '../clock/clock.service.ts';
 
 type Schemas = components['schemas'];
 type Agent = Schemas['Agent'];
@@ -214,7 +215,8 @@ export async function redeemDeviceCode(ctx: ServiceContext, code: string): Promi
   const codeRow = agent === undefined ? undefined : await findDeviceCodeForUpdate(ctx.db, sha256(code));
   if (codeRow === undefined || agent === undefined) throw notFound('DEVICE_CODE_NOT_FOUND', 'No such device code.');
   if (codeRow.redeemed_at !== null) throw badRequest('DEVICE_CODE_ALREADY_REDEEMED', 'This device code was already redeemed.');
-  const at = ctx.clock.now();
+  // The code expires on its platform's clock (nobody's is the caller's: the code is the credential).
+  const at = (await platformClock(ctx, agent.platform_id)).now();
   if (codeRow.replaced_at !== null || codeRow.expires_at.getTime() <= at.getTime()) {
     throw badRequest('DEVICE_CODE_EXPIRED', 'This device code expired or was replaced by a newer one; ask the platform for a new code.');
   }

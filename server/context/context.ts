@@ -50,6 +50,8 @@ export interface Runtime {
   credentials: CredentialCache;
   /** Asks the job runner to look for due jobs now rather than at its next poll. */
   wakeJobs(): void;
+  /** Runs the jobs due now (only `platformId`'s when given) and resolves once they ran: how many did. */
+  runDueJobs(platformId?: string): Promise<number>;
 }
 
 export interface ServiceContext extends Runtime {

@@ -276,6 +276,15 @@ export interface JobTable {
   last_error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The platform whose sandbox clock the job follows; null: real time (housekeeping). */
+  platform_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A platform's sandbox clock: how far its "now" is ahead of real time (migration 0019). */
+export interface SandboxClockTable {
+  platform_id: string;
+  offset_ms: ColumnType<string | number, number, number>;
+  updated_at: Timestamp;
 }
 
 export interface ReceiverLookupTable {
@@ -520,5 +529,6 @@ export interface Database {
   agent_actions: AgentActionTable;
   webhook_outbox: WebhookOutboxTable;
   jobs: JobTable;
+  sandbox_clocks: SandboxClockTable;
   list_counts: ListCountTable;
 }

@@ -14,6 +14,8 @@ import { notImplemented, type OperationHandlers, type OperationId, type OwnTrans
 import type { Database } from '../db/schema.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
 import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
+import { platformClock } from '../clock/clock.service.ts';
+import type { Clock } from '../shared/clock.ts';
 import { claimKey, rememberResponse, requestFingerprint, type KeyScope, type StoredResponse } from '../idempotency/idempotency.service.ts';
 import { ApiError, internalError, invalidField } from '../shared/errors.ts';
 import { PUBLIC, type Principal } from '../shared/principal.ts';
@@ -112,9 +114,13 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
     return { result, serialized: serialize(result) };
   };
 
-  /** What a handler receives: the runtime, `conn` (the request's transaction, or the pool), who asks, and its after-commit tasks. */
-  const contextOf = (conn: RequestContext['db'], principal: Principal, tasks: Task[]): RequestContext => ({
+  /**
+   * What a handler receives: the runtime on the caller's platform's clock, `conn` (the request's
+   * transaction, or the pool), who asks, and its after-commit tasks.
+   */
+  const contextOf = (conn: RequestContext['db'], principal: Principal, clock: Clock, tasks: Task[]): RequestContext => ({
     ...runtime,
+    clock,
     db: conn,
     afterCommit: (task) => void tasks.push(task),
     principal,
@@ -122,15 +128,15 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
   });
 
   /** Runs the handler with `conn` (the request's transaction, or the pool for a read) and checks its result. */
-  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, conn: RequestContext['db'], tasks: Task[]) =>
-    checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, contextOf(conn, principal, tasks)));
+  const execute = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, clock: Clock, conn: RequestContext['db'], tasks: Task[]) =>
+    checked(op, info, await (handlers[op.operationId] as AnyHandler)(input, contextOf(conn, principal, clock, tasks)));
 
   /** Runs a withoutTransaction handler: the pool, and transactions of its own on request. */
-  const executeOutside = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, handler: AnyOwnTransactionsHandler, tasks: Task[]) => {
+  const executeOutside = async (op: MatchedOperation, info: OperationInfo, input: HandlerInput, principal: Principal, clock: Clock, handler: AnyOwnTransactionsHandler, tasks: Task[]) => {
     const { platformId } = principal;
     const ctx: OwnTransactionsContext = {
-      ...contextOf(db, principal, tasks),
-      transaction: (work) => unitOfWork(runtime, db, (uow) => work({ ...uow, principal, platformId })),
+      ...contextOf(db, principal, clock, tasks),
+      transaction: (work) => unitOfWork({ ...runtime, clock }, db, (uow) => work({ ...uow, principal, platformId })),
     };
     return checked(op, info, await handler(input, ctx));
   };
@@ -157,14 +163,16 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       if (info === undefined || principal === undefined) throw new Error(`${op.operationId}: no contract entry or no principal`);
       const input = readInput(req, info);
       const tasks: Task[] = [];
+      // The platform's sandbox clock (server/clock/): nobody's on the one operation without credentials.
+      const clock = principal.platformId === '' ? runtime.clock : await platformClock({ db, clock: runtime.clock }, principal.platformId);
 
       if (typeof handler === 'object') {
-        const { result, serialized } = await executeOutside(op, info, input, principal, handler.outsideTransaction as AnyOwnTransactionsHandler, tasks);
+        const { result, serialized } = await executeOutside(op, info, input, principal, clock, handler.outsideTransaction as AnyOwnTransactionsHandler, tasks);
         await runTasks(runtime, tasks);
         return send(res, result, serialized);
       }
       if (req.method === 'GET') {
-        const { result, serialized } = await execute(op, info, input, principal, db, tasks);
+        const { result, serialized } = await execute(op, info, input, principal, clock, db, tasks);
         await runTasks(runtime, tasks);
         return send(res, result, serialized);
       }
@@ -173,7 +181,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       if (key === undefined) {
         const { result, serialized } = await retryTransaction(() => {
           tasks.length = 0;
-          return db.transaction().execute((trx) => execute(op, info, input, principal, trx, tasks));
+          return db.transaction().execute((trx) => execute(op, info, input, principal, clock, trx, tasks));
         });
         await runTasks(runtime, tasks);
         return send(res, result, serialized);
@@ -195,7 +203,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           }
           const work = await trx.savepoint('work').execute();
           try {
-            const { result, serialized } = await execute(op, info, input, principal, work, tasks);
+            const { result, serialized } = await execute(op, info, input, principal, clock, work, tasks);
             // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
             // stays free for the signed retry, whose answer is the one stored.
             if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);

@@ -1,7 +1,8 @@
 // Controls for the test suite, mounted only when NODE_ENV=test (config.testControls): moving the
 // server's clock forward (a sandbox outcome due in six minutes is tested in seconds), the ledger's
 // consistency check on the server's own database (PGlite allows one process), the sandbox's outbox
-// of one-time-code e-mails (no real mail is sent), and two fault hooks on request headers (hold the
+// of one-time-code e-mails (no real mail is sent), a second platform (PGlite allows one process, so
+// `npm run platform:create` cannot add one beside the server), and two fault hooks on request headers (hold the
 // handler's transaction open; fail after the handler ran), wrapped around the handlers at start.
 import express, { type Router } from 'express';
 import { notImplemented, withoutTransaction, type Handler, type NotImplemented, type OperationHandlers, type OperationId, type OutsideTransaction } from '../context/handler-types.ts';
@@ -15,6 +16,8 @@ export interface TestReads {
   checkLedger(): Promise<LedgerReport>;
   /** The one-time-code e-mails the sandbox "sent" for an Embedded Wallet credential. */
   walletEmails(credentialId: string): Promise<unknown[]>;
+  /** A new sandbox platform and its first API token, as `npm run platform:create` makes (PGlite allows one process). */
+  createPlatform(name: string): Promise<{ platformId: string; clientId: string; clientSecret: string }>;
 }
 
 export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, reads: TestReads): Router {
@@ -35,6 +38,10 @@ export function testControlRoutes(clock: ShiftableClock, wakeJobs: () => void, r
   });
   router.get('/ledger/check', (_req, res, next) => {
     reads.checkLedger().then((report) => res.json(report), next);
+  });
+  router.post('/platforms', (req, res, next) => {
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    reads.createPlatform(typeof name === 'string' ? name : 'Test platform').then((created) => res.json(created), next);
   });
   router.get('/wallet-emails/:credentialId', (req, res, next) => {
     reads.walletEmails(req.params.credentialId).then((emails) => res.json({ data: emails }), next);

@@ -14,6 +14,8 @@ export interface NewJob {
   runAt: Date;
   maxAttempts: number;
   at: Date;
+  /** The platform whose sandbox clock `runAt` is on; null: real time. */
+  platformId: string | null;
 }
 
 /** The row of a new job, PENDING and unleased. */
@@ -30,6 +32,7 @@ export function jobValues(job: NewJob): Insertable<JobTable> {
     last_error: null,
     created_at: job.at,
     updated_at: job.at,
+    platform_id: job.platformId,
   };
 }
 
@@ -42,26 +45,46 @@ export async function insertJob(db: Db, job: NewJob): Promise<void> {
     .execute();
 }
 
-/** Leases up to `limit` due jobs of `kinds` for `worker` until `leaseUntil`; an expired lease counts as free. */
-export async function leaseDueJobs(db: Db, at: Date, worker: string, leaseUntil: Date, limit: number, kinds: readonly string[]): Promise<JobRow[]> {
+/** A leased job, with how far its platform's sandbox clock is ahead of real time (0: none, or real time). */
+export type LeasedJob = JobRow & { offsetMs: number };
+
+/** How far the sandbox clock of the job's platform is ahead, in ms (0 without one): SQL over `jobs`. */
+const offsetOfJob = sql<string>`coalesce((select c.offset_ms from sandbox_clocks c where c.platform_id = jobs.platform_id), 0)`;
+
+/**
+ * Leases up to `limit` due jobs of `kinds` for `worker` until `leaseUntil`; an expired lease counts
+ * as free. `at` is real time: a job is due when its `run_at` has passed on its platform's clock.
+ * `platformId` limits it to one platform's jobs (advancing that platform's clock).
+ */
+export async function leaseDueJobs(db: Db, at: Date, worker: string, leaseUntil: Date, limit: number, kinds: readonly string[], platformId?: string): Promise<LeasedJob[]> {
   if (kinds.length === 0) return [];
-  const due = db
+  let due = db
     .selectFrom('jobs')
     .select('id')
     .where('status', '=', 'PENDING')
     .where('kind', 'in', kinds)
-    .where('run_at', '<=', at)
+    // A job is due at run_at on its platform's clock, that is at run_at - offset in real time.
+    .where((eb) =>
+      eb.or([
+        eb('run_at', '<=', at),
+        eb.and([eb('platform_id', 'is not', null), eb('run_at', '<=', sql<Date>`${at}::timestamptz + ${offsetOfJob} * interval '1 millisecond'`)]),
+      ]),
+    )
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
     .orderBy('run_at')
     .limit(limit)
     .forUpdate()
     .skipLocked();
-  return db
+  if (platformId !== undefined) due = due.where('platform_id', '=', platformId);
+  const rows = await db
     .updateTable('jobs')
     .set({ locked_by: worker, locked_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: at })
     .where('id', 'in', due)
     .returningAll()
+    .returning(offsetOfJob.as('offset_ms'))
     .execute();
+  // offset_ms is a bigint: PostgreSQL's driver hands it over as text.
+  return rows.map(({ offset_ms, ...row }) => ({ ...row, offsetMs: Number(offset_ms) })).sort((a, b) => a.run_at.getTime() - b.run_at.getTime());
 }
 
 type Lease = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;

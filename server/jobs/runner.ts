@@ -7,9 +7,9 @@ import type { Kysely } from 'kysely';
 import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
-import { addMs } from '../shared/clock.ts';
+import { addMs, PlatformClock } from '../shared/clock.ts';
 import type { JobDefinition } from './job-definition.ts';
-import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type JobRow } from './jobs.repository.ts';
+import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type LeasedJob } from './jobs.repository.ts';
 
 /** Longer than any job may take (a webhook delivery waits 15 s at most). */
 export const LEASE_MS = 60_000;
@@ -75,14 +75,17 @@ export class JobRunner {
     await this.running;
   }
 
-  /** One pass: runs every job due now, batch after batch. Returns how many ran. */
-  async runDue(): Promise<number> {
+  /**
+   * One pass: runs every job due now, batch after batch. Returns how many ran. `platformId`: only
+   * that platform's (advancing its sandbox clock runs them before it answers).
+   */
+  async runDue(platformId?: string): Promise<number> {
     let total = 0;
     for (;;) {
       const at = this.runtime.clock.now();
       // Only kinds this process knows: during a rolling upgrade an older process leaves newer kinds alone.
       const batchSize = this.options.batchSize ?? 10;
-      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), batchSize, [...this.definitions.keys()]);
+      const jobs = await leaseDueJobs(this.db, at, this.worker, addMs(at, LEASE_MS), batchSize, [...this.definitions.keys()], platformId);
       if (jobs.length === 0) return total;
       await Promise.all(jobs.map((job) => this.runOne(job)));
       total += jobs.length;
@@ -91,24 +94,27 @@ export class JobRunner {
     }
   }
 
-  private async runOne(job: JobRow): Promise<void> {
+  private async runOne(job: LeasedJob): Promise<void> {
     const definition = this.definitions.get(job.kind);
     const log = this.runtime.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
+    // A platform's job runs on its sandbox clock: what it writes, and when it is retried, is in that platform's time.
+    const clock = job.platform_id === null ? this.runtime.clock : new PlatformClock(this.runtime.clock, job.platform_id, job.offsetMs);
+    const runtime: Runtime = { ...this.runtime, clock };
     try {
       if (definition === undefined) throw new Error(`no job kind ${job.kind} in this server`);
       const finish = (db: Parameters<typeof completeJob>[0], at: Date) =>
         definition.recurEveryMs === undefined ? completeJob(db, job, at) : rescheduleJob(db, job, addMs(at, definition.recurEveryMs), at);
       if (definition.transactional) {
-        await unitOfWork(this.runtime, this.db, async (ctx) => {
+        await unitOfWork(runtime, this.db, async (ctx) => {
           await definition.run({ ...ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
           // Only the lease holder may finish the job; otherwise its effects roll back with it.
-          if (!(await finish(ctx.db, this.runtime.clock.now()))) throw new LeaseLost();
+          if (!(await finish(ctx.db, clock.now()))) throw new LeaseLost();
         });
       } else {
-        const collected = collectingContext(this.runtime, this.db);
+        const collected = collectingContext(runtime, this.db);
         await definition.run({ ...collected.ctx, attempt: job.attempts, maxAttempts: job.max_attempts }, job.payload);
-        await finish(this.db, this.runtime.clock.now());
-        await runTasks(this.runtime, collected.tasks);
+        await finish(this.db, clock.now());
+        await runTasks(runtime, collected.tasks);
       }
     } catch (err) {
       if (err instanceof LeaseLost) {
@@ -116,7 +122,7 @@ export class JobRunner {
         return;
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-      const at = this.runtime.clock.now();
+      const at = clock.now();
       const delay = definition?.retryDelaysMs[job.attempts - 1];
       if (definition?.recurEveryMs !== undefined) {
         log.warn({ err: message }, 'recurring job failed; it runs again at its next time');

@@ -1,6 +1,7 @@
 // Scheduling a job: always in the caller's transaction, so the job exists only if the change that
 // caused it commits. The runner is woken once that commit has happened, when the job is due then.
 import type { ServiceContext } from '../context/context.ts';
+import { clockPlatformOf } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { insertJob, type NewJob } from './jobs.repository.ts';
@@ -10,7 +11,10 @@ export interface ScheduleOptions {
   id?: string;
 }
 
-/** A new job, not yet written: `scheduleWith` writes it. */
+/**
+ * A new job, not yet written: `scheduleWith` writes it. `runAt` is on the caller's clock, and the
+ * job follows that clock: a platform's sandbox clock, advanced, brings it forward.
+ */
 export function newJob<P extends object>(ctx: ServiceContext, definition: JobDefinition<P>, runAt: Date, payload: P, options: ScheduleOptions = {}): NewJob {
   return {
     id: options.id ?? newId('Job'),
@@ -19,6 +23,7 @@ export function newJob<P extends object>(ctx: ServiceContext, definition: JobDef
     runAt,
     maxAttempts: options.maxAttempts ?? definition.retryDelaysMs.length + 1,
     at: ctx.clock.now(),
+    platformId: clockPlatformOf(ctx.clock),
   };
 }
 

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { ServiceContext } from '../context/context.ts';
+import { realNow } from '../shared/clock.ts';
 import { tooManyRequests } from '../shared/errors.ts';
 import { deleteRecovered, findRecovery, recordFailure } from './failure-limits.repository.ts';
 
@@ -44,7 +45,7 @@ export function refuseWhileExhausted(limit: FailureLimit, recoveredAt: Date | un
 
 /** 429 while `key` has no attempt left. */
 export async function checkFailureLimit(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<void> {
-  refuseWhileExhausted(limit, await findRecovery(ctx.db, key), ctx.clock.now());
+  refuseWhileExhausted(limit, await findRecovery(ctx.db, key), realNow(ctx.clock));
 }
 
 /**
@@ -53,7 +54,7 @@ export async function checkFailureLimit(ctx: ServiceContext, limit: FailureLimit
  * 429 instead of their failure. Resolves to whether the key has attempts left after this one.
  */
 export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<{ exhausted: boolean }> {
-  const at = ctx.clock.now();
+  const at = realNow(ctx.clock);
   const interval = intervalOf(limit);
   const recovered = await recordFailure(ctx.db, key, at, interval, new Date(at.getTime() + limit.max * interval));
   if (recovered === undefined) {
@@ -66,5 +67,5 @@ export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key
 
 /** Housekeeping: keys whose failures have all come back hold nothing. */
 export async function forgetRecoveredLimits(ctx: ServiceContext): Promise<void> {
-  await deleteRecovered(ctx.db, ctx.clock.now());
+  await deleteRecovered(ctx.db, realNow(ctx.clock));
 }

@@ -24,6 +24,36 @@ export class ShiftableClock implements Clock {
   }
 }
 
+/**
+ * A platform's sandbox clock: the server's clock plus how far the platform advanced its own
+ * (server/clock/). Every object, event and scheduled outcome of the platform follows it; the
+ * security throttles read `realNow` instead, so advancing a clock never refills them.
+ */
+export class PlatformClock implements Clock {
+  readonly base: Clock;
+  readonly platformId: string;
+  readonly offsetMs: number;
+
+  constructor(base: Clock, platformId: string, offsetMs: number) {
+    this.base = base;
+    this.platformId = platformId;
+    this.offsetMs = offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.base.now().getTime() + this.offsetMs);
+  }
+}
+
+/** The server's clock under a platform's sandbox clock (itself when it is none). */
+export const realClockOf = (clock: Clock): Clock => (clock instanceof PlatformClock ? clock.base : clock);
+
+/** The server's time whatever a platform did to its sandbox clock: for limits on guessing and failed attempts. */
+export const realNow = (clock: Clock): Date => realClockOf(clock).now();
+
+/** The platform whose sandbox clock `clock` is, if it is one: a job scheduled on it follows it. */
+export const clockPlatformOf = (clock: Clock): string | null => (clock instanceof PlatformClock ? clock.platformId : null);
+
 /** The machine's time, never shifted: for what has nothing to do with the sandbox (files' ages on disk). */
 export const machineNow = (): Date => new Date();
 

@@ -2,7 +2,7 @@
 // and authenticating HTTP Basic credentials with a limit on failed attempts per clientId and address.
 import type { components } from '../../generated/openapi.js';
 import type { CredentialCache, PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
-import { addMs } from '../shared/clock.ts';
+import { addMs, realNow } from '../shared/clock.ts';
 import { badRequest, notFound, unauthorized } from '../shared/errors.ts';
 import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
@@ -106,7 +106,7 @@ export async function verifyBasic(ctx: ServiceContext, clientId: string, secret:
   const validId = CLIENT_ID.test(clientId);
   const source = throttledSource(address);
   const generation = ctx.credentials.generation;
-  const at = ctx.clock.now();
+  const at = realNow(ctx.clock);
   const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
   const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
   refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, at);

@@ -4,6 +4,7 @@
 // (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h). It waits on the network, so it never runs inside a
 // transaction.
 import { defineJob, type JobContext } from '../jobs/job-definition.ts';
+import { realNow } from '../shared/clock.ts';
 import { findEventWithEndpoint, recordAttempt } from './webhooks.repository.ts';
 import { postSignedWebhook } from './webhook-sender.ts';
 
@@ -25,7 +26,10 @@ async function deliverEvent(ctx: JobContext, eventId: string): Promise<void> {
   }
   const sentAt = ctx.clock.now();
   const secret = ctx.keys.open(event.webhook_signing_secret);
-  const result = await postSignedWebhook(event.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event.payload), at: sentAt }, ctx.settings.allowPrivateWebhookTargets);
+  // Signed at real time: receivers check webhook-timestamp against their own clock (replay
+  // protection), whatever the platform's sandbox clock says; the event's own times follow that clock.
+  const signed = { id: event.id, body: JSON.stringify(event.payload), at: realNow(ctx.clock) };
+  const result = await postSignedWebhook(event.webhook_endpoint, secret, signed, ctx.settings.allowPrivateWebhookTargets);
   const ok = result.responseStatus >= 200 && result.responseStatus < 300;
   const lastAttempt = ctx.attempt >= ctx.maxAttempts;
   await recordAttempt(ctx.db, event.id, {

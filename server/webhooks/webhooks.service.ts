@@ -4,6 +4,7 @@
 import type { components, webhooks } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
 import { newJob, scheduleWith } from '../jobs/schedule.ts';
+import { realNow } from '../shared/clock.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { deliverWebhookJob } from './webhooks.jobs.ts';
 import { toEventBody } from './webhooks.mapper.ts';
@@ -40,6 +41,7 @@ export async function sendTestWebhook(ctx: PlatformContext): Promise<components[
   const at = ctx.clock.now();
   const event = toEventBody('TEST', { message: TEST_MESSAGE }, at);
   const secret = ctx.keys.open(platform.webhook_signing_secret);
-  const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at }, ctx.settings.allowPrivateWebhookTargets);
+  // Signed at real time, whatever the platform's sandbox clock says (webhooks.jobs.ts).
+  const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at: realNow(ctx.clock) }, ctx.settings.allowPrivateWebhookTargets);
   return { response_status: result.responseStatus, url: platform.webhook_endpoint, response_body: result.error ?? result.responseBody };
 }

@@ -2,6 +2,7 @@
 import type { Check } from '../check.ts';
 import { accountChecks } from './accounts.ts';
 import { agentChecks } from './agents.ts';
+import { clockChecks } from './clock.ts';
 import { customerDataChecks } from './customer-data.ts';
 import { customerChecks } from './customers.ts';
 import { errorChecks } from './errors.ts';
@@ -27,6 +28,7 @@ export function allChecks(): Check[] {
     ...transferChecks(),
     ...transactionChecks(),
     ...quoteChecks(),
+    ...clockChecks(),
     ...walletChecks(),
     ...agentChecks(),
     ...invitationChecks(),

@@ -1,5 +1,6 @@
 import { accountChecks } from "./accounts.js";
 import { agentChecks } from "./agents.js";
+import { clockChecks } from "./clock.js";
 import { customerDataChecks } from "./customer-data.js";
 import { customerChecks } from "./customers.js";
 import { errorChecks } from "./errors.js";
@@ -24,6 +25,7 @@ export function allChecks() {
         ...transferChecks(),
         ...transactionChecks(),
         ...quoteChecks(),
+        ...clockChecks(),
         ...walletChecks(),
         ...agentChecks(),
         ...invitationChecks(),

@@ -1,0 +1,52 @@
+// The sandbox clocks' rows (migration 0019): how far a platform's clock is ahead of real time, and
+// what of the platform's jobs is due when.
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** How far `platformId`'s clock is ahead of real time, in ms: 0 when it was never advanced. */
+export async function findOffsetMs(db: Db, platformId: string): Promise<number> {
+  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('platform_id', '=', platformId).executeTakeFirst();
+  // A bigint: PostgreSQL's driver hands it over as text.
+  return row === undefined ? 0 : Number(row.offset_ms);
+}
+
+/** Moves the clock to `offsetMs` ahead of real time, unless it is further ahead already (it never goes back). */
+export async function raiseOffset(db: Db, platformId: string, offsetMs: number, at: Date): Promise<void> {
+  await db
+    .insertInto('sandbox_clocks')
+    .values({ platform_id: platformId, offset_ms: Math.max(0, Math.round(offsetMs)), updated_at: at })
+    .onConflict((oc) =>
+      oc.column('platform_id').doUpdateSet({
+        offset_ms: sql`greatest(sandbox_clocks.offset_ms, excluded.offset_ms)`,
+        updated_at: (eb) => eb.ref('excluded.updated_at'),
+      }),
+    )
+    .execute();
+}
+
+/** When the platform's first pending job after `after` (on its clock) is due; undefined when it has none. */
+export async function nextJobAfter(db: Db, platformId: string, after: Date): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('run_at')
+    .where('platform_id', '=', platformId)
+    .where('status', '=', 'PENDING')
+    .where('run_at', '>', after)
+    .orderBy('run_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.run_at;
+}
+
+/** How many of the platform's jobs due by `platformNow` another run holds a lease on at `realNow`. */
+export async function countLeasedDue(db: Db, platformId: string, platformNow: Date, realNow: Date): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('platform_id', '=', platformId)
+    .where('status', '=', 'PENDING')
+    .where('run_at', '<=', platformNow)
+    .where('locked_until', '>=', realNow)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
