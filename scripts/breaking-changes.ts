@@ -131,6 +131,20 @@ function constRestatedAsEnum(changePath: string, base: Json, current: Json): str
     : undefined;
 }
 
+/**
+ * Why a `format` set on a `number` is no break: `double` (or `float`) names how generators store a
+ * JSON number (Go's float64 instead of float32), and in OpenAPI 3.1 a format is an annotation
+ * that refuses no value a client sends; any other format, or one on another type, stays a change.
+ */
+function numberFormatAnnotated(change: Change, base: Json, current: Json): string | undefined {
+  if (change.base !== undefined || !['double', 'float'].includes(String(change.revision))) return undefined;
+  const path = segments(change.path);
+  const before = resolvedAt(base, path) as Json | undefined;
+  const after = resolvedAt(current, path) as Json | undefined;
+  if (before?.type !== 'number' || after?.type !== 'number' || before.format !== undefined || after.format !== change.revision) return undefined;
+  return `\`format: ${String(change.revision)}\` on a number, an annotation of how clients store it`;
+}
+
 /** A schema's constraints: without its annotations, and without an `items: {}` that allows anything. */
 function constraints(schema: Json): Json {
   const { description: _d, title: _t, example: _e, examples: _es, ...rest } = schema;
@@ -205,6 +219,10 @@ export function diffBundles(base: Json, current: Json): Change[] {
       // A request reports the same change as enum values removed (the const's type, the base's enum, had more).
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed' || id === 'enum-values-removed')) {
         const excused = constRestatedAsEnum(c.path, base, current);
+        if (excused) change.excused = excused;
+      }
+      if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && change.ruleIds[0] === 'schema-constraint-changed') {
+        const excused = numberFormatAnnotated(change, base, current);
         if (excused) change.excused = excused;
       }
       if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && ['property-removed', 'required-properties-removed'].includes(change.ruleIds[0]!)) {
@@ -299,7 +317,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, a format: double on a number, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
   for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);

@@ -62,6 +62,19 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
+  it('does not call format: double set on a request number breaking, but another format is', () => {
+    const base = changed((doc) => {
+      delete doc.components.schemas.BeneficialOwnerCreateRequest.properties.ownershipPercentage.format;
+    });
+    const withFormat = (format: string, type = 'number') =>
+      changed((doc) => {
+        Object.assign(doc.components.schemas.BeneficialOwnerCreateRequest.properties.ownershipPercentage, { type, format });
+      });
+    expect(findBreakingChanges(base, withFormat('double'))).toEqual([]);
+    expect(findBreakingChanges(base, withFormat('float'))).toEqual([]);
+    expect(findBreakingChanges(base, withFormat('percent')).map(describeChange)).toEqual([expect.stringMatching(/^POST \/beneficial-owners requestBody.*`format` of `ownershipPercentage` was set to 'percent'/)]);
+  });
+
   it('does not call a const restated as a one-value enum breaking, but another value is', () => {
     const status = (value: Json) => (doc: Json) => {
       const schema = doc.components.schemas.Error401.allOf[1].properties.status;
