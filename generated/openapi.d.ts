@@ -4276,6 +4276,7 @@ export interface components {
              */
             roles: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Present when `roles` includes `UBO`.
              * @example 40
              */
@@ -4389,6 +4390,7 @@ export interface components {
              */
             roles: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Required when `roles` includes `UBO`.
              * @example 40
              */
@@ -4475,6 +4477,7 @@ export interface components {
              */
             roles?: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Required when `roles` includes `UBO`.
              * @example 40
              */
@@ -5889,6 +5892,7 @@ export interface components {
          */
         RateDetails: {
             /**
+             * Format: double
              * @description Conversion rate applied by the receiving counterparty. Present when a counterparty converts.
              * @example 18.5185
              */
@@ -5900,6 +5904,7 @@ export interface components {
              */
             counterpartyFixedFee?: number;
             /**
+             * Format: double
              * @description Conversion rate applied by the service (1 when the service does not convert).
              * @example 1
              */
@@ -5911,6 +5916,7 @@ export interface components {
              */
             serviceApiFixedFee: number;
             /**
+             * Format: double
              * @description Variable fee rate of the service as a fraction of the sending amount (`0.01` is 1%).
              * @example 0.01
              */
@@ -5991,6 +5997,7 @@ export interface components {
              */
             fees?: number;
             /**
+             * Format: double
              * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each currency (as `Quote.exchangeRate`); 1 without conversion.
              * @example 0.054
              */
@@ -6185,6 +6192,7 @@ export interface components {
             /** @description The currency. */
             currency: components["schemas"]["Currency"];
             /**
+             * Format: double
              * @description Indicative rate for comparison: whole units of this currency per one US dollar (`1` for USD,
              *     `18.52` for MXN, `0.0000105` for BTC), whatever the sender's currency. It is not a promise;
              *     only a quote locks a rate, and quotes state it the other way round (`Quote.exchangeRate` is
@@ -6559,6 +6567,7 @@ export interface components {
              */
             totalReceivingAmount: number;
             /**
+             * Format: double
              * @description Sending-currency units per receiving-currency unit, fees excluded, in whole units of each
              *     currency (not smallest units), as the product specification defines it:
              *     `((totalSendingAmount - feesIncluded) / 10^sendingCurrency.decimals) / (totalReceivingAmount /
@@ -6732,6 +6741,7 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
+             * Format: double
              * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each
              *     currency (not smallest units): the inverse of the conversion multiplier times
              *     10^(destination decimals − source decimals), rounded half up to 8 significant digits (about

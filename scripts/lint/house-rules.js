@@ -162,6 +162,20 @@ function EnumValuesUpperSnakeCase() {
   };
 }
 
+/**
+ * A non-integer number says `format: double` (or `float`): without it openapi-generator's and
+ * oapi-codegen's Go read it as float32 and lose digits of a rate (clients/README.md).
+ */
+function NumberFormat() {
+  return {
+    Schema(schema, ctx) {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      if (!types.includes('number') || schema.format === 'double' || schema.format === 'float') return;
+      ctx.report({ message: 'A `number` says `format: double` (Go generators make float32 of a number without a format).', location: ctx.location.child(['type']) });
+    },
+  };
+}
+
 /** A visitor of the operations under `paths`, handed their path item too (for path-level parameters). */
 function pathOperations(check) {
   let pathItem;
@@ -358,6 +372,7 @@ export default function houseRules() {
         'property-names-camel-case': PropertyNamesCamelCase,
         'parameter-names-camel-case': ParameterNamesCamelCase,
         'enum-values-upper-snake-case': EnumValuesUpperSnakeCase,
+        'number-format': NumberFormat,
         'list-response-envelope': ListResponseEnvelope,
         'money-movement-idempotency-key': MoneyMovementIdempotencyKey,
         'error-responses-use-error-schema': ErrorResponsesUseErrorSchema,
