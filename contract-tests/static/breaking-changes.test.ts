@@ -124,6 +124,17 @@ describe('breaking-change gate', () => {
     ]);
   });
 
+  it('does not call a property that lost its type in an allOf base breaking while a sibling member keeps it, but does without one', () => {
+    const typedBase = changed((doc) => {
+      doc.components.schemas.Error.properties.details.type = 'object';
+    });
+    expect(findBreakingChanges(typedBase, bundle)).toEqual([]);
+    const unnarrowed = changed((doc) => {
+      delete doc.components.schemas.Error401.allOf[1].properties.details;
+    });
+    expect(findBreakingChanges(typedBase, unnarrowed).map(describeChange)).toEqual(expect.arrayContaining([expect.stringMatching(/responses\/401.*allOf\/0.*Type of `details` widened from 'object' to 'any'/)]));
+  });
+
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {
     const restated = changed((doc) => {
       doc.security = [{ basicAuth: ['VIEW'] }];
