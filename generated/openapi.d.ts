@@ -3008,7 +3008,7 @@ export interface components {
              * @example The request body is invalid.
              */
             message: string;
-            /** @description Structured context; its keys depend on the code. */
+            /** @description Structured context, an object; its keys depend on the code. */
             details?: {
                 [key: string]: unknown;
             };
@@ -3038,6 +3038,10 @@ export interface components {
              * @example Invalid OTP code
              */
             reason: string;
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error403
@@ -3054,6 +3058,10 @@ export interface components {
              * @enum {string}
              */
             code?: "FORBIDDEN" | "SANDBOX_ONLY" | "AGENT_PAUSED" | "AGENT_PERMISSION_DENIED" | "AGENT_POLICY_VIOLATION";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error429
@@ -3075,6 +3083,10 @@ export interface components {
              * @enum {string}
              */
             code?: "RATE_LIMITED" | "TOO_MANY_FAILED_AUTHENTICATIONS";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error500
@@ -3091,6 +3103,10 @@ export interface components {
              * @enum {string}
              */
             code?: "INTERNAL_ERROR";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * PlatformConfigUpdateRequest
@@ -3211,6 +3227,10 @@ export interface components {
              * @enum {string}
              */
             code?: "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error415
@@ -3228,6 +3248,10 @@ export interface components {
              * @enum {string}
              */
             code?: "UNSUPPORTED_MEDIA_TYPE";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * ListEnvelope
@@ -3356,6 +3380,10 @@ export interface components {
              * @enum {string}
              */
             code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error422
@@ -3372,6 +3400,10 @@ export interface components {
              * @enum {string}
              */
             code?: "IDEMPOTENCY_KEY_REUSED";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error404
@@ -3388,6 +3420,10 @@ export interface components {
              * @enum {string}
              */
             code?: "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "INTERNAL_ACCOUNT_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "INVITATION_NOT_FOUND" | "TOKEN_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "AGENT_ACTION_NOT_FOUND" | "DEVICE_CODE_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "UMA_NOT_FOUND";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * CustomerType
@@ -3993,6 +4029,10 @@ export interface components {
              * @enum {string}
              */
             code?: "CUSTOMER_DELETED";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * CustomerUpdateRequestBase

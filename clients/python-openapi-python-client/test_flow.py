@@ -34,7 +34,7 @@ from payments_service_api_client.models import (
     CustomerListResponse,
     Error400,
     Error404,
-    ErrorDetails,
+    Error400Details,
     ExternalAccount,
     ExternalAccountCreateRequest,
     ExternalAccountReference,
@@ -184,12 +184,10 @@ def test_400_is_decoded(api: AuthenticatedClient) -> None:
     body = BusinessCustomerUpdateRequest(customer_type=BusinessCustomerUpdateRequestCustomerType.BUSINESS)
     error = expect(Error400, update_customer.sync(customer.id, client=api, body=body))
     assert (error.status, error.code) == (400, "INVALID_INPUT")
-    # `details` has the base Error's free-form type here (the generator keeps the first allOf
-    # member's type of a property; Error400Details is lost): its entries are plain JSON.
-    details = expect(ErrorDetails, error.details)
-    errors = details.additional_properties["errors"]
+    details = expect(Error400Details, error.details)
+    errors = details.errors
     assert isinstance(errors, list)
-    assert [e["field"] for e in errors] == ["/customerType"]
+    assert [e.field for e in errors] == ["/customerType"]
 
 
 def test_404_is_decoded(api: AuthenticatedClient) -> None:
