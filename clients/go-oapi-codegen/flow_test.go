@@ -1,5 +1,5 @@
 // The payout flow through oapi-codegen's Go client (ClientWithResponses), against the sandbox the
-// check started. Only the generated client talks to the API: HTTP Basic through a request editor,
+// check started. Only the generated client talks to the API: HTTP Basic through its securityprovider,
 // bodies from its types, answers decoded by it into JSON<status> (Error<status> for an error); a
 // oneOf is read by its discriminator. The webhook is verified with Standard Webhooks' Go library.
 package flow
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	payments "example.com/payments/oapi-codegen"
+	"github.com/oapi-codegen/oapi-codegen/v2/pkg/securityprovider"
 	openapitypes "github.com/oapi-codegen/runtime/types"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
@@ -33,11 +34,12 @@ func connect(t *testing.T) *payments.ClientWithResponses {
 		return value
 	}
 	clientID, clientSecret := env("PAYMENTS_CLIENT_ID"), env("PAYMENTS_CLIENT_SECRET")
-	basicAuth := payments.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
-		req.SetBasicAuth(clientID, clientSecret)
-		return nil
-	})
-	client, err := payments.NewClientWithResponses(env("PAYMENTS_BASE_URL"), basicAuth)
+	// oapi-codegen's own HTTP Basic provider: its Intercept is a request editor.
+	basicAuth, err := securityprovider.NewSecurityProviderBasicAuth(clientID, clientSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := payments.NewClientWithResponses(env("PAYMENTS_BASE_URL"), payments.WithRequestEditorFn(basicAuth.Intercept))
 	if err != nil {
 		t.Fatal(err)
 	}
