@@ -88,6 +88,15 @@ const OPENAPI_GENERATOR_KNOWN: KnownWarning[] = [
 
 // --- Python ------------------------------------------------------------------------------------
 
+/**
+ * The generated project installed into the virtualenv by pip, as a team installs it (its build
+ * backend from PyPI, its dependencies as it declares them); the flow then imports it from there.
+ */
+function pipInstall(name: string): () => Promise<Ran> {
+  return () => run(venvBin('python'), ['-m', 'pip', 'install', '--no-input', '--quiet', '--disable-pip-version-check', '--force-reinstall', '--no-deps', out(name)], { cwd: ROOT, env: pythonEnv('') }).then(async (installed) =>
+    installed.ok ? run(venvBin('python'), ['-m', 'pip', 'check', '--disable-pip-version-check'], { cwd: ROOT, env: pythonEnv('') }) : installed);
+}
+
 /** mypy with clients/mypy.ini (--strict) over the flow, the shared conftest.py and the generated package. */
 function mypy(name: string, packageDir: string): () => Promise<Ran> {
   return () =>
@@ -100,7 +109,8 @@ function mypy(name: string, packageDir: string): () => Promise<Ran> {
 function pytest(name: string): ClientCheck['flow'] {
   return {
     label: 'pytest',
-    run: (sandbox) => run(venvBin('python'), ['-m', 'pytest', '-q', '-rA', name], { cwd: CLIENTS, env: { ...pythonEnv(out(name)), ...sandboxEnv(sandbox) } }),
+    // The package as pip installed it, not the generated folder.
+    run: (sandbox) => run(venvBin('python'), ['-m', 'pytest', '-q', '-rA', '-p', 'no:cacheprovider', name], { cwd: CLIENTS, env: { ...pythonEnv(''), ...sandboxEnv(sandbox) } }),
     tests: (output) => {
       // The summary, last: `1 failed, 4 passed in 7.62s`.
       const summary = output.split('\n').findLast((line) => /\d+ (passed|failed|errors?)\b.* in [\d.]+s/.test(line)) ?? '';
@@ -175,7 +185,7 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     warnings: openapiGeneratorWarnings,
     known: OPENAPI_GENERATOR_KNOWN,
     // clients/mypy.ini: --strict, but the generated package may have untyped functions (see there).
-    compile: { label: 'mypy --strict (package: untyped defs allowed)', commands: () => sequence(mypy('python-openapi-generator', join(out('python-openapi-generator'), 'payments_client'))) },
+    compile: { label: 'pip install, mypy --strict (package: untyped defs allowed)', commands: () => sequence(pipInstall('python-openapi-generator'), mypy('python-openapi-generator', join(out('python-openapi-generator'), 'payments_client'))) },
     flow: pytest('python-openapi-generator'),
   },
   {
@@ -186,7 +196,8 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     generate: async () => {
       rmSync(out('python-openapi-python-client'), { recursive: true, force: true });
       // Its post-generation hooks run ruff (check --fix, format) from the virtualenv.
-      return run(venvBin('openapi-python-client'), ['generate', '--path', SPEC, '--output-path', out('python-openapi-python-client')], { cwd: ROOT, env: pythonEnv('') });
+      // clients/openapi-python-client.yaml: the package's version (info.version is a date, not PEP 440).
+      return run(venvBin('openapi-python-client'), ['generate', '--path', SPEC, '--config', join(CLIENTS, 'openapi-python-client.yaml'), '--output-path', out('python-openapi-python-client')], { cwd: ROOT, env: pythonEnv('') });
     },
     // It prints `Generating <path>` and nothing else when all went well; anything else is a warning.
     warnings: (output) =>
@@ -195,7 +206,7 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('Generating ')),
     known: [],
-    compile: { label: 'mypy --strict', commands: () => sequence(mypy('python-openapi-python-client', join(out('python-openapi-python-client'), 'payments_service_api_client'))) },
+    compile: { label: 'pip install, mypy --strict', commands: () => sequence(pipInstall('python-openapi-python-client'), mypy('python-openapi-python-client', join(out('python-openapi-python-client'), 'payments_service_api_client'))) },
     flow: pytest('python-openapi-python-client'),
   },
   {
