@@ -11,6 +11,8 @@ export interface Sandbox {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Set when the answers come through the additive proxy: the value every enum then has. */
+  additiveChange?: string;
 }
 
 /** A warning a generator prints that the spec cannot fix, and why. */
@@ -59,7 +61,12 @@ async function sequence(...commands: (() => Promise<Ran>)[]): Promise<Ran[]> {
   return done;
 }
 
-const sandboxEnv = (sandbox: Sandbox) => ({ PAYMENTS_BASE_URL: sandbox.baseUrl, PAYMENTS_CLIENT_ID: sandbox.clientId, PAYMENTS_CLIENT_SECRET: sandbox.clientSecret });
+const sandboxEnv = (sandbox: Sandbox) => ({
+  PAYMENTS_BASE_URL: sandbox.baseUrl,
+  PAYMENTS_CLIENT_ID: sandbox.clientId,
+  PAYMENTS_CLIENT_SECRET: sandbox.clientSecret,
+  PAYMENTS_ADDITIVE_CHANGE: sandbox.additiveChange ?? '',
+});
 
 // --- openapi-generator ---------------------------------------------------------------------------
 
