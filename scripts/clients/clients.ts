@@ -204,7 +204,13 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       rmSync(out('python-openapi-python-client'), { recursive: true, force: true });
       // Its post-generation hooks run ruff (check --fix, format) from the virtualenv.
       // clients/openapi-python-client.yaml: the package's version (info.version is a date, not PEP 440).
-      return run(venvBin('openapi-python-client'), ['generate', '--path', SPEC, '--config', join(CLIENTS, 'openapi-python-client.yaml'), '--output-path', out('python-openapi-python-client')], { cwd: ROOT, env: pythonEnv('') });
+      // clients/openapi-python-client-templates/: its enums take values a later release adds (its
+      // own enums refuse them with ValueError, and it has no option for it).
+      return run(
+        venvBin('openapi-python-client'),
+        ['generate', '--path', SPEC, '--config', join(CLIENTS, 'openapi-python-client.yaml'), '--custom-template-path', join(CLIENTS, 'openapi-python-client-templates'), '--output-path', out('python-openapi-python-client')],
+        { cwd: ROOT, env: pythonEnv('') },
+      );
     },
     // It prints `Generating <path>` and nothing else when all went well; anything else is a warning.
     warnings: (output) =>
