@@ -39,7 +39,7 @@ interface Row {
   /** The same flow through the additive proxy (scripts/clients/additive-proxy.ts). */
   additive?: Ran;
   additiveTests?: { passed: number; total: number };
-  rewritten?: { enums: number; fields: number; answers: number };
+  rewritten?: { enums: number; fields: number; answers: number; closed: number };
 }
 const failures: string[] = [];
 const fail = (what: string, ran?: Ran) => failures.push(ran === undefined ? what : `${what} (${ran.line}):\n${tail(ran)}`);
@@ -111,18 +111,18 @@ for (const check of checks) {
         if (!row.flow.ok) fail(`${check.name}: the flow failed`, row.flow);
         continue;
       }
-      const proxy = await startAdditiveProxy(server.baseUrl, SPEC);
+      const proxy = await startAdditiveProxy(server.baseUrl, SPEC, check.unknownEnumValues.survives);
       try {
-        row.additive = await check.flow.run({ baseUrl: proxy.baseUrl, ...credentials, additiveChange: UNKNOWN_ENUM_VALUE });
+        row.additive = await check.flow.run({ baseUrl: proxy.baseUrl, ...credentials, additiveChange: check.unknownEnumValues.survives ? UNKNOWN_ENUM_VALUE : undefined });
       } finally {
         await proxy.stop();
       }
       show(row.additive);
       row.additiveTests = check.flow.tests(row.additive.output);
       row.rewritten = { ...proxy.change.counts };
-      log(`${title}: under an additive change (${row.rewritten.answers} answers, ${row.rewritten.enums} enum values unknown, ${row.rewritten.fields} fields added): ${check.flow.label} ${row.additive.ok ? 'passed' : 'FAILED'}, ${row.additiveTests.passed} of ${row.additiveTests.total} tests (${seconds(row.additive.seconds)})`);
+      log(`${title}: under an additive change (${row.rewritten.answers} answers, ${check.unknownEnumValues.survives ? `${row.rewritten.enums} enum values unknown` : 'enum values left known (the generator refuses unknown ones)'}, ${row.rewritten.fields} fields added, ${row.rewritten.closed} closed objects left as they were): ${check.flow.label} ${row.additive.ok ? 'passed' : 'FAILED'}, ${row.additiveTests.passed} of ${row.additiveTests.total} tests (${seconds(row.additive.seconds)})`);
       if (!row.additive.ok) fail(`${check.name}: the flow failed under an additive change`, row.additive);
-      if (row.rewritten.enums === 0 || row.rewritten.fields === 0) fail(`${check.name}: the additive proxy changed no enum value or added no field: it proved nothing`);
+      if ((check.unknownEnumValues.survives && row.rewritten.enums === 0) || row.rewritten.fields === 0) fail(`${check.name}: the additive proxy changed no enum value or added no field: it proved nothing`);
     } finally {
       await server.stop();
     }
@@ -140,7 +140,7 @@ const table = [
     const generation = generated === undefined ? '' : !generated.ok ? 'generation failed' : `${new Set(warnings.unknown).size} to fix${knownKinds > 0 ? `, ${knownKinds} known` : ''}`;
     const compile = compiled === undefined ? 'not run' : `${check.compile.label}: ${compiled.every((r) => r.ok) ? 'ok' : 'FAILED'}`;
     const live = flow === undefined ? 'not run' : `${check.flow.label}: ${flow.ok ? 'passed' : 'FAILED'} (${tests?.passed ?? 0}/${tests?.total ?? 0} tests)`;
-    const changed = additive === undefined ? 'not run' : `${check.flow.label}: ${additive.ok ? 'passed' : 'FAILED'} (${additiveTests?.passed ?? 0}/${additiveTests?.total ?? 0} tests)`;
+    const changed = additive === undefined ? 'not run' : `${check.flow.label}: ${additive.ok ? 'passed' : 'FAILED'} (${additiveTests?.passed ?? 0}/${additiveTests?.total ?? 0} tests)${check.unknownEnumValues.survives ? '' : ', new fields only'}`;
     return `| ${[check.generator, check.version, check.language, generation, compile, live, changed].map(cell).join(' | ')} |`;
   }),
 ];
@@ -152,6 +152,10 @@ for (const row of rows) {
     entry.languages.add(row.check.language);
     known.set(`${row.check.generator}: ${w.message}`, entry);
   }
+}
+const closedEnums = rows.flatMap((r) => (r.check.unknownEnumValues.survives ? [] : [{ check: r.check, why: r.check.unknownEnumValues.why }]));
+if (closedEnums.length > 0) {
+  log(`Clients that refuse an enum value they do not know (so a new response enum value is breaking: spec/guides/versioning.md, check:breaking):\n${closedEnums.map(({ check, why }) => `  - ${check.generator} ${check.version} (${check.language}): ${why}`).join('\n')}\n`);
 }
 if (known.size > 0) {
   log(`Known generator warnings, not the spec's to fix:\n${[...known].map(([w, { languages, why }]) => `  - ${w} (${[...languages].join(', ')})\n    ${why}`).join('\n')}\n`);

@@ -4,10 +4,11 @@
 // the client does not know, and every object gains a field it does not know. A client that
 // survives the flow through it keeps the versioning guide's promise.
 //
-// What stays: a map's keys (a map takes any key already; its values keep their type), a discriminator's value (a new one is a new variant, not a new value of a known field),
+// What stays: an object whose schema says `additionalProperties: false` (the contract closes it, so a
+// release cannot add to it), a map's keys (a map takes any key already; its values keep their type), a discriminator's value (a new one is a new variant, not a new value of a known field),
 // one-value enums (they narrow a base, such as Error<status>.status), and what is not an answer's
 // JSON body (headers, webhooks the sandbox sends).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { matchPathTemplate } from '../../contract-tests/kit/path-template.ts';
@@ -24,9 +25,13 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 export class AdditiveChange {
   private readonly doc: Json;
   private readonly paths: Record<string, Json>;
-  readonly counts = { enums: 0, fields: 0, answers: 0 };
+  readonly counts = { enums: 0, fields: 0, answers: 0, closed: 0 };
 
-  constructor(bundlePath: string) {
+  private readonly unknownEnums: boolean;
+
+  /** `unknownEnums: false` adds fields only: for a client whose generator refuses enum values it does not know (see spec/guides/versioning.md). */
+  constructor(bundlePath: string, unknownEnums = true) {
+    this.unknownEnums = unknownEnums;
     this.doc = JSON.parse(readFileSync(bundlePath, 'utf8')) as Json;
     this.paths = this.doc.paths as Record<string, Json>;
   }
@@ -72,7 +77,7 @@ export class AdditiveChange {
     const { schemas, discriminators: own } = this.applicable(schema, value);
     if (typeof value === 'string') {
       const enumerated = schemas.some((s) => Array.isArray(s.enum) && s.enum.length > 1 && s.enum.every((v) => typeof v === 'string'));
-      if (enumerated && (key === undefined || !discriminators.has(key))) {
+      if (this.unknownEnums && enumerated && (key === undefined || !discriminators.has(key))) {
         this.counts.enums++;
         return UNKNOWN_ENUM_VALUE;
       }
@@ -93,7 +98,9 @@ export class AdditiveChange {
     // A map (its values typed by additionalProperties, no properties of its own) has no fields to
     // add: any key is already allowed, and its values must keep their type.
     const isMap = schemas.some((s) => isObject(s.additionalProperties)) && !schemas.some((s) => isObject(s.properties));
-    if (!isMap) {
+    const closed = schemas.some((s) => s.additionalProperties === false);
+    if (closed) this.counts.closed++;
+    else if (!isMap) {
       this.counts.fields++;
       result[UNKNOWN_FIELD] = { note: 'a field of a later release', since: '2025-10-13' };
     }
@@ -119,33 +126,36 @@ const body = (message: IncomingMessage): Promise<Buffer> =>
   });
 
 /** A proxy on a free local port in front of `baseUrl` (which ends with the version's base path); its base URL is returned. */
-export async function startAdditiveProxy(baseUrl: string, bundlePath: string): Promise<{ baseUrl: string; change: AdditiveChange; stop: () => Promise<void> }> {
+export async function startAdditiveProxy(baseUrl: string, bundlePath: string, unknownEnums = true): Promise<{ baseUrl: string; change: AdditiveChange; stop: () => Promise<void> }> {
   const target = new URL(baseUrl);
   const basePath = target.pathname.replace(/\/$/, '');
-  const change = new AdditiveChange(bundlePath);
+  const change = new AdditiveChange(bundlePath, unknownEnums);
+  // node:http on both sides, so headers keep the case the server gave them (a client may read them
+  // from a case-sensitive dict, as openapi-generator's Python does).
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
-      const request = await body(req);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) continue;
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-      }
-      const upstream = await fetch(new URL(req.url ?? '/', target.origin), { method: req.method, headers, body: request.length > 0 ? request : undefined, redirect: 'manual' });
-      let answer = Buffer.from(await upstream.arrayBuffer());
-      const url = new URL(req.url ?? '/', target.origin);
-      const schema = url.pathname.startsWith(basePath) ? change.responseSchema(req.method ?? 'GET', url.pathname.slice(basePath.length) || '/', upstream.status) : undefined;
-      if (schema !== undefined && (upstream.headers.get('content-type') ?? '').includes('json') && answer.length > 0) {
+      const payload = await body(req);
+      const upstream = await new Promise<IncomingMessage>((resolve, reject) => {
+        const headers = { ...req.headers, host: target.host };
+        const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, resolve);
+        forward.on('error', reject);
+        forward.end(payload);
+      });
+      let answer = await body(upstream);
+      const status = upstream.statusCode ?? 502;
+      const path = new URL(req.url ?? '/', target.origin).pathname;
+      const schema = path.startsWith(basePath) ? change.responseSchema(req.method ?? 'GET', path.slice(basePath.length) || '/', status) : undefined;
+      if (schema !== undefined && (upstream.headers['content-type'] ?? '').includes('json') && answer.length > 0) {
         answer = Buffer.from(JSON.stringify(change.rewrite(schema, JSON.parse(answer.toString('utf8')))));
         change.counts.answers++;
       }
-      const out: Record<string, string | string[]> = {};
-      upstream.headers.forEach((value, name) => {
-        if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
-      });
-      const cookies = upstream.headers.getSetCookie();
-      if (cookies.length > 0) out['set-cookie'] = cookies;
-      res.writeHead(upstream.status, { ...out, 'content-length': String(answer.length) });
+      const headers: string[] = [];
+      for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
+        const name = upstream.rawHeaders[i]!;
+        if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name.toLowerCase())) headers.push(name, upstream.rawHeaders[i + 1]!);
+      }
+      headers.push('Content-Length', String(answer.length));
+      res.writeHead(status, headers);
       res.end(answer);
     })().catch((error: unknown) => {
       res.writeHead(502, { 'content-type': 'text/plain' });

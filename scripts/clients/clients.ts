@@ -39,6 +39,11 @@ export interface ClientCheck {
   warnings: (output: string) => string[];
   known: KnownWarning[];
   compile: Step;
+  /**
+   * Whether its client takes an enum value it does not know in an answer (the additive proxy then
+   * sends one in every enum); when not, why, for the versioning guide's list of such generators.
+   */
+  unknownEnumValues: { survives: true } | { survives: false; why: string };
   /** Runs the flow against a sandbox; `tests` reads how many tests passed and ran from its output. */
   flow: { label: string; run: (sandbox: Sandbox) => Promise<Ran>; tests: (output: string) => { passed: number; total: number } };
 }
@@ -191,6 +196,10 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     ]),
     warnings: openapiGeneratorWarnings,
     known: OPENAPI_GENERATOR_KNOWN,
+    unknownEnumValues: {
+      survives: false,
+      why: 'its models validate every enum (pydantic Enum classes, and a field_validator for an inline enum) and raise ValueError on a value they do not know; enumUnknownDefaultCase adds a member but maps nothing to it, and no option turns the check off',
+    },
     // clients/mypy.ini: --strict, but the generated package may have untyped functions (see there).
     compile: { label: 'pip install, mypy --strict (package: untyped defs allowed)', commands: () => sequence(pipInstall('python-openapi-generator'), mypy('python-openapi-generator', join(out('python-openapi-generator'), 'payments_client'))) },
     flow: pytest('python-openapi-generator'),
@@ -219,6 +228,7 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('Generating ')),
     known: [],
+    unknownEnumValues: { survives: true },
     compile: { label: 'pip install, mypy --strict', commands: () => sequence(pipInstall('python-openapi-python-client'), mypy('python-openapi-python-client', join(out('python-openapi-python-client'), 'payments_service_api_client'))) },
     flow: pytest('python-openapi-python-client'),
   },
@@ -238,12 +248,19 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       'com.example.payments.model',
       // Unset arrays stay null: by default they are empty collections, and a PATCH then sends
       // `currencies: []`, which the API refuses (minItems 1) or would take as "none".
+      // disallowAdditionalPropertiesIfNotPresent=false: an
+      // object without `additionalProperties` takes fields a later release adds, as JSON Schema
+      // says (by default the answer fails to decode: "The field ... is not defined").
       '--additional-properties',
-      'containerDefaultToNull=true',
+      'containerDefaultToNull=true,disallowAdditionalPropertiesIfNotPresent=false',
       '--global-property',
       'apis,models,supportingFiles,apiDocs=false,modelDocs=false,apiTests=false,modelTests=false',
     ]),
     warnings: openapiGeneratorWarnings,
+    unknownEnumValues: {
+      survives: false,
+      why: 'enumUnknownDefaultCase reads an unknown value as UNKNOWN_DEFAULT_OPEN_API, but then every enum accepts any value, the one-value enums that tell a oneOf\'s variants apart (beneficiaryType) too, and its oneOf validation finds two variants for one answer',
+    },
     known: [...OPENAPI_GENERATOR_KNOWN, { match: /^Ignoring complex example on request body$/, why: 'the Java generator puts only simple values into its docs\' examples; the request examples are objects' }],
     compile: { label: 'javac 17 (mvn test-compile)', commands: () => sequence(() => maven('java-openapi-generator', ['-q', 'test-compile'])) },
     flow: junit('java-openapi-generator'),
@@ -268,12 +285,17 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       // nothing compiles. useOneOfDiscriminatorLookup: a oneOf answer is decoded as the variant its
       // discriminator names; without it the client tries every variant, and as it does not check a
       // variant's `const`, an INCOMING transaction is both IncomingTransaction and OutgoingTransaction: an error.
+      // enumUnknownDefaultCase: a named enum reads a value a later release adds as its
+      // UNKNOWN_DEFAULT_OPEN_API constant (by default the answer fails: "... is not a valid KycStatus").
+      // disallowAdditionalPropertiesIfNotPresent=false: an object without `additionalProperties`
+      // takes a field a later release adds (by default: "json: unknown field").
       '--additional-properties',
-      'enumClassPrefix=true,useOneOfDiscriminatorLookup=true',
+      'enumClassPrefix=true,useOneOfDiscriminatorLookup=true,enumUnknownDefaultCase=true,disallowAdditionalPropertiesIfNotPresent=false',
       '--global-property',
       'apis,models,supportingFiles,apiDocs=false,modelDocs=false,apiTests=false,modelTests=false',
     ]),
     warnings: openapiGeneratorWarnings,
+    unknownEnumValues: { survives: true },
     known: [
       ...OPENAPI_GENERATOR_KNOWN,
       {
@@ -305,6 +327,7 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('go: downloading ')),
     known: [],
+    unknownEnumValues: { survives: true },
     compile: goCompile('go-oapi-codegen', 'example.com/payments/oapi-codegen'),
     flow: goTest('go-oapi-codegen'),
   },
