@@ -55,11 +55,17 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
-  it('allows a value added to a response enum (the versioning guide promises clients accept them)', () => {
+  it('reports a value added to a response enum, naming the clients it breaks, but not one added to a request enum', () => {
     const found = breaking((doc) => {
       doc.components.schemas.QuoteStatus.enum.push('ON_HOLD');
     });
-    expect(found).toEqual([]);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((line) => /responses.*enum-values-added/.test(line) && line.includes("Breaking for openapi-generator's Python and Java clients"))).toBe(true);
+    expect(
+      breaking((doc) => {
+        doc.components.schemas.TokenCreateRequest.properties.permissions.items = { type: 'string', enum: ['VIEW', 'TRANSACT', 'MANAGE', 'AUDIT'] };
+      }),
+    ).toEqual([]);
   });
 
   it('does not call format: double set on a request number breaking, but another format is', () => {
