@@ -2990,7 +2990,9 @@ export interface components {
          * Error
          * @description The body of every error response. `status` repeats the HTTP status, `code` is a stable
          *     machine-readable value (the codes each status can carry are enumerated by `Error<status>`),
-         *     `message` is for humans and may change, `details` carries structured context.
+         *     `message` is for humans and may change, `details` carries structured context (each
+         *     `Error<status>` declares it: the base leaves it out, since a generator that merges `allOf`
+         *     members, openapi-python-client, keeps the base's type of a property over a narrower one).
          */
         Error: {
             /**
@@ -3008,10 +3010,6 @@ export interface components {
              * @example The request body is invalid.
              */
             message: string;
-            /** @description Structured context, an object; its keys depend on the code. */
-            details?: {
-                [key: string]: unknown;
-            };
         };
         /**
          * Error401

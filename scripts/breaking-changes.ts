@@ -161,7 +161,7 @@ function constraints(schema: Json): Json {
  */
 function movedWithinAllOf(change: Change, base: Json, current: Json): string | undefined {
   const path = segments(change.path);
-  const member = change.ruleIds.includes('property-removed') || change.ruleIds.includes('schema-type-changed') ? path.length - 3 : path.length - 1;
+  const member = change.ruleIds.includes('property-removed') ? path.length - 3 : path.length - 1;
   if (path[member - 1] !== 'allOf' || !/^\d+$/.test(path[member] ?? '')) return undefined;
   const members = resolvedAt(current, path.slice(0, member)) as unknown[] | undefined;
   if (!Array.isArray(members)) return undefined;
@@ -173,17 +173,6 @@ function movedWithinAllOf(change: Change, base: Json, current: Json): string | u
     const kept = siblings.map((s) => (s?.properties as Json | undefined)?.[name] as Json | undefined).find((p) => p !== undefined);
     const keeps = kept !== undefined && Object.entries(constraints(removed)).every(([key, value]) => JSON.stringify(kept[key]) === JSON.stringify(value));
     return keeps ? `\`${name}\` is still declared, with its constraints, by another member of the same allOf` : undefined;
-  }
-  if (change.ruleIds.every((id) => id === 'schema-type-changed') && path[path.length - 2] === 'properties') {
-    // A member's property that lost its type (Error.details, which openapi-python-client merges
-    // with the narrower type of a sibling only when the base has none), while every sibling that
-    // could narrow it still does: another member declares it with the type it had.
-    const name = path[path.length - 1]!;
-    const before = resolvedAt(base, path) as Json | undefined;
-    const kept = siblings.map((s) => (s?.properties as Json | undefined)?.[name] as Json | undefined).find((p) => p !== undefined);
-    return before?.type !== undefined && kept !== undefined && JSON.stringify(kept.type) === JSON.stringify(before.type)
-      ? `\`${name}\` keeps its type ${JSON.stringify(before.type)} in another member of the same allOf`
-      : undefined;
   }
   if (change.ruleIds.every((id) => id === 'required-properties-removed') && Array.isArray(change.base) && Array.isArray(change.revision)) {
     const names = (change.base as string[]).filter((name) => !(change.revision as string[]).includes(name));
@@ -242,7 +231,7 @@ export function diffBundles(base: Json, current: Json): Change[] {
         const excused = numberFormatAnnotated(change, base, current);
         if (excused) change.excused = excused;
       }
-      if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && ['property-removed', 'required-properties-removed', 'schema-type-changed'].includes(change.ruleIds[0]!)) {
+      if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && ['property-removed', 'required-properties-removed'].includes(change.ruleIds[0]!)) {
         const excused = movedWithinAllOf(change, base, current);
         if (excused) change.excused = excused;
       }
@@ -334,7 +323,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, a const restated as a one-value enum, a format: double on a number, a property moved or typed within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, a const restated as a one-value enum, a format: double on a number, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
   for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);
