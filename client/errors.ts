@@ -5,8 +5,8 @@ import type { components } from '../generated/openapi.js';
 
 type Schemas = components['schemas'];
 
-/** Every error body the spec defines (Error400, Error401, …). */
-export type ApiErrorBody = Schemas[Extract<keyof Schemas, `Error${number}`>];
+/** Every error body the spec defines (Error400, Error401, …, and the sandbox simulations' SandboxError409). */
+export type ApiErrorBody = Schemas[Extract<keyof Schemas, `Error${number}` | 'SandboxError409'>];
 /** Every error code the spec defines. */
 export type ApiErrorCode = ApiErrorBody['code'];
 

@@ -21,6 +21,12 @@ class Sandbox:
     client_secret: str
 
 
+def known(value: str) -> str:
+    """The enum value a flow expects; through the additive proxy (PAYMENTS_ADDITIVE_CHANGE set) every
+    enum in an answer is that unknown value instead, which the client must hand over as it came."""
+    return os.environ.get("PAYMENTS_ADDITIVE_CHANGE") or value
+
+
 @pytest.fixture(scope="session")
 def sandbox() -> Sandbox:
     names = ("PAYMENTS_BASE_URL", "PAYMENTS_CLIENT_ID", "PAYMENTS_CLIENT_SECRET")

@@ -3344,7 +3344,9 @@ export interface components {
          * Error
          * @description The body of every error response. `status` repeats the HTTP status, `code` is a stable
          *     machine-readable value (the codes each status can carry are enumerated by `Error<status>`),
-         *     `message` is for humans and may change, `details` carries structured context.
+         *     `message` is for humans and may change, `details` carries structured context (each
+         *     `Error<status>` declares it: the base leaves it out, since a generator that merges `allOf`
+         *     members, openapi-python-client, keeps the base's type of a property over a narrower one).
          */
         Error: {
             /**
@@ -3362,10 +3364,6 @@ export interface components {
              * @example The request body is invalid.
              */
             message: string;
-            /** @description Structured context; its keys depend on the code. */
-            details?: {
-                [key: string]: unknown;
-            };
         };
         /**
          * Error401
@@ -3392,6 +3390,10 @@ export interface components {
              * @example Invalid OTP code
              */
             reason: string;
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error403
@@ -3408,6 +3410,10 @@ export interface components {
              * @enum {string}
              */
             code?: "FORBIDDEN" | "SANDBOX_ONLY" | "AGENT_PAUSED" | "AGENT_PERMISSION_DENIED" | "AGENT_POLICY_VIOLATION";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error429
@@ -3429,6 +3435,10 @@ export interface components {
              * @enum {string}
              */
             code?: "RATE_LIMITED" | "TOO_MANY_FAILED_AUTHENTICATIONS";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error500
@@ -3445,6 +3455,10 @@ export interface components {
              * @enum {string}
              */
             code?: "INTERNAL_ERROR";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * PlatformConfigUpdateRequest
@@ -3565,6 +3579,10 @@ export interface components {
              * @enum {string}
              */
             code?: "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error415
@@ -3582,6 +3600,10 @@ export interface components {
              * @enum {string}
              */
             code?: "UNSUPPORTED_MEDIA_TYPE";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * ListEnvelope
@@ -3709,7 +3731,11 @@ export interface components {
              * @example CONFLICT
              * @enum {string}
              */
-            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING" | "TRANSITION_NOT_ALLOWED";
+            code?: "CONFLICT" | "EXTERNAL_ACCOUNT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE" | "PLATFORM_CUSTOMER_ID_EXISTS" | "UMA_ADDRESS_EXISTS" | "QUOTE_NOT_PENDING" | "TRANSACTION_NOT_PENDING_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE" | "AGENT_ACTION_NOT_PENDING" | "AGENT_ALREADY_CONNECTED" | "DOCUMENT_SUBMITTED" | "INVITATION_NOT_PENDING";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error422
@@ -3726,6 +3752,10 @@ export interface components {
              * @enum {string}
              */
             code?: "IDEMPOTENCY_KEY_REUSED";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * Error404
@@ -3742,6 +3772,10 @@ export interface components {
              * @enum {string}
              */
             code?: "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "INTERNAL_ACCOUNT_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "INVITATION_NOT_FOUND" | "TOKEN_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "AGENT_ACTION_NOT_FOUND" | "DEVICE_CODE_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "UMA_NOT_FOUND";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * CustomerType
@@ -4347,6 +4381,10 @@ export interface components {
              * @enum {string}
              */
             code?: "CUSTOMER_DELETED";
+            /** @description Structured context; its keys depend on the code. */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * CustomerUpdateRequestBase
@@ -4630,6 +4668,7 @@ export interface components {
              */
             roles: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Present when `roles` includes `UBO`.
              * @example 40
              */
@@ -4743,6 +4782,7 @@ export interface components {
              */
             roles: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Required when `roles` includes `UBO`.
              * @example 40
              */
@@ -4829,6 +4869,7 @@ export interface components {
              */
             roles?: components["schemas"]["BeneficialOwnerRole"][];
             /**
+             * Format: double
              * @description Share of the business the person owns, in percent. Required when `roles` includes `UBO`.
              * @example 40
              */
@@ -6243,6 +6284,7 @@ export interface components {
          */
         RateDetails: {
             /**
+             * Format: double
              * @description Conversion rate applied by the receiving counterparty. Present when a counterparty converts.
              * @example 18.5185
              */
@@ -6254,6 +6296,7 @@ export interface components {
              */
             counterpartyFixedFee?: number;
             /**
+             * Format: double
              * @description Conversion rate applied by the service (1 when the service does not convert).
              * @example 1
              */
@@ -6265,6 +6308,7 @@ export interface components {
              */
             serviceApiFixedFee: number;
             /**
+             * Format: double
              * @description Variable fee rate of the service as a fraction of the sending amount (`0.01` is 1%).
              * @example 0.01
              */
@@ -6345,6 +6389,7 @@ export interface components {
              */
             fees?: number;
             /**
+             * Format: double
              * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each currency (as `Quote.exchangeRate`); 1 without conversion.
              * @example 0.054
              */
@@ -6539,6 +6584,7 @@ export interface components {
             /** @description The currency. */
             currency: components["schemas"]["Currency"];
             /**
+             * Format: double
              * @description Indicative rate for comparison: whole units of this currency per one US dollar (`1` for USD,
              *     `18.52` for MXN, `0.0000105` for BTC), whatever the sender's currency. It is not a promise;
              *     only a quote locks a rate, and quotes state it the other way round (`Quote.exchangeRate` is
@@ -6913,6 +6959,7 @@ export interface components {
              */
             totalReceivingAmount: number;
             /**
+             * Format: double
              * @description Sending-currency units per receiving-currency unit, fees excluded, in whole units of each
              *     currency (not smallest units), as the product specification defines it:
              *     `((totalSendingAmount - feesIncluded) / 10^sendingCurrency.decimals) / (totalReceivingAmount /
@@ -7086,6 +7133,7 @@ export interface components {
              */
             maxSendingAmount: number;
             /**
+             * Format: double
              * @description Source-currency units per destination-currency unit, fees excluded, in whole units of each
              *     currency (not smallest units): the inverse of the conversion multiplier times
              *     10^(destination decimals − source decimals), rounded half up to 8 significant digits (about
@@ -8428,6 +8476,34 @@ export interface components {
          */
         SandboxClockAdvanceRequest: components["schemas"]["SandboxClockAdvanceBy"] | components["schemas"]["SandboxClockAdvanceTo"];
         /**
+         * SandboxError409
+         * @description The 409 of a sandbox simulation: the object's state machine (`x-state-machine` of its status
+         *     enum) does not allow the move from its status, the object changed while the simulation ran
+         *     (`CONFLICT`: retry), or a request with the same `Idempotency-Key` is
+         *     still in progress. A schema of its own, so that the 409 of the other operations gains no code.
+         */
+        SandboxError409: components["schemas"]["Error"] & {
+            /**
+             * @example 409
+             * @enum {integer}
+             */
+            status?: 409;
+            /**
+             * @example TRANSITION_NOT_ALLOWED
+             * @enum {string}
+             */
+            code?: "TRANSITION_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
+            /** @description For `TRANSITION_NOT_ALLOWED`: the object's `status` and the statuses its state machine allows from there (`allowedTransitions`). */
+            details?: {
+                /** @description The object's status, from which the move is not allowed. */
+                status?: string;
+                /** @description The statuses the object's state machine allows from `status` (empty for a final one). */
+                allowedTransitions?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * SandboxFailureReason
          * @description A reason a simulated payment fails with: any `TransactionFailureReason` of the `FAILED` status
          *     (`PLATFORM_REJECTED` and `CANCELLED` are the reasons of the `REJECTED` and `CANCELLED` statuses).
@@ -8878,6 +8954,15 @@ export interface components {
                 "application/json": components["schemas"]["Error403"];
             };
         };
+        /** @description The simulation's object cannot make this move from its status, or a request with the same `Idempotency-Key` is still in progress. */
+        SandboxConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxError409"];
+            };
+        };
     };
     parameters: {
         /**
@@ -9262,6 +9347,7 @@ export type SchemaSandboxClock = components['schemas']['SandboxClock'];
 export type SchemaSandboxClockAdvanceBy = components['schemas']['SandboxClockAdvanceBy'];
 export type SchemaSandboxClockAdvanceTo = components['schemas']['SandboxClockAdvanceTo'];
 export type SchemaSandboxClockAdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
+export type SchemaSandboxError409 = components['schemas']['SandboxError409'];
 export type SchemaSandboxFailureReason = components['schemas']['SandboxFailureReason'];
 export type SchemaSandboxTransactionFailRequest = components['schemas']['SandboxTransactionFailRequest'];
 export type SchemaSandboxIncomingPaymentRequest = components['schemas']['SandboxIncomingPaymentRequest'];
@@ -9295,6 +9381,7 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponseAgentUnauthorized = components['responses']['AgentUnauthorized'];
 export type ResponseAgentForbidden = components['responses']['AgentForbidden'];
+export type ResponseSandboxConflict = components['responses']['SandboxConflict'];
 export type ParameterCreatedAfter = components['parameters']['CreatedAfter'];
 export type ParameterCreatedBefore = components['parameters']['CreatedBefore'];
 export type ParameterUpdatedAfter = components['parameters']['UpdatedAfter'];
@@ -13585,7 +13672,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -13641,7 +13728,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -13695,7 +13782,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -13792,7 +13879,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13832,7 +13919,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13871,7 +13958,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SandboxConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

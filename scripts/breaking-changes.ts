@@ -2,6 +2,8 @@
 // version (releases/<version>/openapi.json, see releases/README.md) using `redocly diff`
 // (@redocly/cli, rules `diff-recommended`: it reads OpenAPI 3.1 natively and knows request from
 // response, so a response enum that gains a value is breaking and a request enum that gains one is not).
+// A response enum's new value stays breaking here too: openapi-generator's Python and Java clients
+// refuse values they do not know (spec/guides/versioning.md).
 //
 // - Same `info.version` as a released baseline: any change rated `major` fails (exit 1).
 // - A new `info.version` (a new dated API version): breaking changes against the newest baseline
@@ -131,6 +133,20 @@ function constRestatedAsEnum(changePath: string, base: Json, current: Json): str
     : undefined;
 }
 
+/**
+ * Why a `format` set on a `number` is no break: `double` (or `float`) names how generators store a
+ * JSON number (Go's float64 instead of float32), and in OpenAPI 3.1 a format is an annotation
+ * that refuses no value a client sends; any other format, or one on another type, stays a change.
+ */
+function numberFormatAnnotated(change: Change, base: Json, current: Json): string | undefined {
+  if (change.base !== undefined || !['double', 'float'].includes(String(change.revision))) return undefined;
+  const path = segments(change.path);
+  const before = resolvedAt(base, path) as Json | undefined;
+  const after = resolvedAt(current, path) as Json | undefined;
+  if (before?.type !== 'number' || after?.type !== 'number' || before.format !== undefined || after.format !== change.revision) return undefined;
+  return `\`format: ${String(change.revision)}\` on a number, an annotation of how clients store it`;
+}
+
 /** A schema's constraints: without its annotations, and without an `items: {}` that allows anything. */
 function constraints(schema: Json): Json {
   const { description: _d, title: _t, example: _e, examples: _es, ...rest } = schema;
@@ -166,6 +182,9 @@ function movedWithinAllOf(change: Change, base: Json, current: Json): string | u
   return undefined;
 }
 
+/** The documented clients whose enums refuse a value they do not know (scripts/clients/clients.ts says why). */
+export const CLOSED_ENUM_CLIENTS = "openapi-generator's Python and Java clients";
+
 /** Whether a change's location is something clients receive: a response, or a webhook's request body. */
 function receivedByClients(path: string): boolean {
   const where = segments(path);
@@ -197,14 +216,19 @@ export function diffBundles(base: Json, current: Json): Change[] {
         const excused = securityRestatement(c.path, base, current);
         if (excused) change.excused = excused;
       }
-      // diff-recommended rates a response enum gaining a value as major; the versioning guide
-      // (spec/guides/versioning.md) lets a version add them, and tells clients to accept unknown ones.
+      // diff-recommended rates a response enum gaining a value as major, and so does the gate: the
+      // clients openapi-generator makes in Python and Java refuse a value they do not know, and no
+      // option of theirs keeps it (spec/guides/versioning.md, clients/README.md). Say so.
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'enum-values-added') && receivedByClients(c.path)) {
-        change.excused = 'a value added to an enum clients receive, which a version may do';
+        change.messages.push(`Breaking for ${CLOSED_ENUM_CLIENTS}, which refuse an enum value they do not know.`);
       }
       // A request reports the same change as enum values removed (the const's type, the base's enum, had more).
       if (c.impact === 'major' && change.ruleIds.length > 0 && change.ruleIds.every((id) => id === 'schema-constraint-changed' || id === 'enum-values-removed')) {
         const excused = constRestatedAsEnum(c.path, base, current);
+        if (excused) change.excused = excused;
+      }
+      if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && change.ruleIds[0] === 'schema-constraint-changed') {
+        const excused = numberFormatAnnotated(change, base, current);
         if (excused) change.excused = excused;
       }
       if (c.impact === 'major' && change.excused === undefined && change.ruleIds.length === 1 && ['property-removed', 'required-properties-removed'].includes(change.ruleIds[0]!)) {
@@ -299,7 +323,7 @@ export function checkBreakingChanges(current: Json, dir = RELEASES_DIR): GateRes
   const excused = changes.filter((c) => c.excused !== undefined);
   const count = (impact: Change['impact']) => changes.filter((c) => c.impact === impact).length;
   const lines = [`${version} vs releases/${baselineVersion}: ${breaking.length} breaking, ${count('minor')} additive, ${count('patch')} other changes (descriptions, examples, ...)`];
-  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, enum values added to what clients receive, a const restated as a one-value enum, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
+  if (excused.length > 0) lines.push(`  (${excused.length} changes rated major are not breaking: security roles that restate the baseline's x-permission / x-agent-permission, a const restated as a one-value enum, a format: double on a number, a property moved within an allOf, or fixes listed in releases/${baselineVersion}/fixes.yaml)`);
   for (const c of excused.filter((e) => e.excused?.startsWith('a fix: '))) lines.push(`  fixed: ${describe(c)}`);
   if (newVersion) {
     lines.push(`info.version ${version} is a new API version (newest released: ${newest}), so breaking changes are allowed:`);

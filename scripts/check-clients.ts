@@ -6,15 +6,18 @@
 //   3. used by its flow, clients/<name>/ (an ordinary pytest, JUnit or go test suite), against a fresh
 //      sandbox server on an in-memory database started here with known credentials.
 // Prints a table (generator, version, language, generation warnings, compile, live flow), then
-// `clients: N of M live flows passed`; exits 1 if anything failed. clients/README.md says what each
+// `clients: N of M live flows passed, K of M under an additive change` (each flow runs a second time
+// through scripts/clients/additive-proxy.ts: unknown enum values and fields in every answer); exits 1
+// if anything failed. clients/README.md says what each
 // generator gives and what the spec changed for them.
 //   --only <name>   just that client (repeatable); --verbose   every command's output
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
+import { startAdditiveProxy, UNKNOWN_ENUM_VALUE } from './clients/additive-proxy.ts';
 import { CLIENT_CHECKS, relative, out, type ClientCheck } from './clients/clients.ts';
 import { tail, type Ran } from './clients/command.ts';
-import { prepareGeneratorJar, preparePython, type Prepared } from './clients/tools.ts';
+import { prepareGeneratorJar, preparePython, SPEC, type Prepared } from './clients/tools.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string', multiple: true }, verbose: { type: 'boolean', default: false } } });
 const started = performance.now();
@@ -33,6 +36,10 @@ interface Row {
   compiled?: Ran[];
   flow?: Ran;
   tests?: { passed: number; total: number };
+  /** The same flow through the additive proxy (scripts/clients/additive-proxy.ts). */
+  additive?: Ran;
+  additiveTests?: { passed: number; total: number };
+  rewritten?: { enums: number; fields: number; answers: number; closed: number };
 }
 const failures: string[] = [];
 const fail = (what: string, ran?: Ran) => failures.push(ran === undefined ? what : `${what} (${ran.line}):\n${tail(ran)}`);
@@ -84,37 +91,57 @@ for (const check of checks) {
     continue;
   }
 
-  const credentials = newCredentials();
-  let server: Awaited<ReturnType<typeof startServer>>;
-  try {
-    server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
-  } catch (error) {
-    fail(`${check.name}: the sandbox server did not start: ${String(error)}`);
-    continue;
+  // The flow runs on a sandbox of its own, then again on a fresh one (its webhook secret is shown
+  // once) through a proxy that answers as the next additive release would: unknown enum values, unknown fields.
+  for (const additive of [false, true]) {
+    const credentials = newCredentials();
+    let server: Awaited<ReturnType<typeof startServer>>;
+    try {
+      server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+    } catch (error) {
+      fail(`${check.name}: the sandbox server did not start: ${String(error)}`);
+      break;
+    }
+    try {
+      if (!additive) {
+        row.flow = await check.flow.run({ baseUrl: server.baseUrl, ...credentials });
+        show(row.flow);
+        row.tests = check.flow.tests(row.flow.output);
+        log(`${title}: ${check.flow.label} ${row.flow.ok ? 'passed' : 'FAILED'}, ${row.tests.passed} of ${row.tests.total} tests (${seconds(row.flow.seconds)})`);
+        if (!row.flow.ok) fail(`${check.name}: the flow failed`, row.flow);
+        continue;
+      }
+      const proxy = await startAdditiveProxy(server.baseUrl, SPEC, check.unknownEnumValues.survives);
+      try {
+        row.additive = await check.flow.run({ baseUrl: proxy.baseUrl, ...credentials, additiveChange: check.unknownEnumValues.survives ? UNKNOWN_ENUM_VALUE : undefined });
+      } finally {
+        await proxy.stop();
+      }
+      show(row.additive);
+      row.additiveTests = check.flow.tests(row.additive.output);
+      row.rewritten = { ...proxy.change.counts };
+      log(`${title}: under an additive change (${row.rewritten.answers} answers, ${check.unknownEnumValues.survives ? `${row.rewritten.enums} enum values unknown` : 'enum values left known (the generator refuses unknown ones)'}, ${row.rewritten.fields} fields added, ${row.rewritten.closed} closed objects left as they were): ${check.flow.label} ${row.additive.ok ? 'passed' : 'FAILED'}, ${row.additiveTests.passed} of ${row.additiveTests.total} tests (${seconds(row.additive.seconds)})`);
+      if (!row.additive.ok) fail(`${check.name}: the flow failed under an additive change`, row.additive);
+      if ((check.unknownEnumValues.survives && row.rewritten.enums === 0) || row.rewritten.fields === 0) fail(`${check.name}: the additive proxy changed no enum value or added no field: it proved nothing`);
+    } finally {
+      await server.stop();
+    }
   }
-  try {
-    row.flow = await check.flow.run({ baseUrl: server.baseUrl, ...credentials });
-  } finally {
-    await server.stop();
-  }
-  show(row.flow);
-  row.tests = check.flow.tests(row.flow.output);
-  log(`${title}: ${check.flow.label} ${row.flow.ok ? 'passed' : 'FAILED'}, ${row.tests.passed} of ${row.tests.total} tests (${seconds(row.flow.seconds)})`);
-  if (!row.flow.ok) fail(`${check.name}: the flow failed`, row.flow);
 }
 
 // 3. The table, the known limitations, what failed, the verdict.
 const cell = (text: string) => text.replaceAll('|', '\\|');
 const table = [
-  '| Generator | Version | Language | Generation warnings | Compile | Live flow |',
-  '|---|---|---|---|---|---|',
-  ...rows.map(({ check, warnings, generated, compiled, flow, tests }) => {
+  '| Generator | Version | Language | Generation warnings | Compile | Live flow | Under an additive change |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map(({ check, warnings, generated, compiled, flow, tests, additive, additiveTests }) => {
     // Distinct messages: openapi-generator repeats some a varying number of times.
     const knownKinds = new Set(warnings.known.map((w) => w.message)).size;
     const generation = generated === undefined ? '' : !generated.ok ? 'generation failed' : `${new Set(warnings.unknown).size} to fix${knownKinds > 0 ? `, ${knownKinds} known` : ''}`;
     const compile = compiled === undefined ? 'not run' : `${check.compile.label}: ${compiled.every((r) => r.ok) ? 'ok' : 'FAILED'}`;
     const live = flow === undefined ? 'not run' : `${check.flow.label}: ${flow.ok ? 'passed' : 'FAILED'} (${tests?.passed ?? 0}/${tests?.total ?? 0} tests)`;
-    return `| ${[check.generator, check.version, check.language, generation, compile, live].map(cell).join(' | ')} |`;
+    const changed = additive === undefined ? 'not run' : `${check.flow.label}: ${additive.ok ? 'passed' : 'FAILED'} (${additiveTests?.passed ?? 0}/${additiveTests?.total ?? 0} tests)${check.unknownEnumValues.survives ? '' : ', new fields only'}`;
+    return `| ${[check.generator, check.version, check.language, generation, compile, live, changed].map(cell).join(' | ')} |`;
   }),
 ];
 log(`\n${table.join('\n')}\n`);
@@ -126,6 +153,10 @@ for (const row of rows) {
     known.set(`${row.check.generator}: ${w.message}`, entry);
   }
 }
+const closedEnums = rows.flatMap((r) => (r.check.unknownEnumValues.survives ? [] : [{ check: r.check, why: r.check.unknownEnumValues.why }]));
+if (closedEnums.length > 0) {
+  log(`Clients that refuse an enum value they do not know (so a new response enum value is breaking: spec/guides/versioning.md, check:breaking):\n${closedEnums.map(({ check, why }) => `  - ${check.generator} ${check.version} (${check.language}): ${why}`).join('\n')}\n`);
+}
 if (known.size > 0) {
   log(`Known generator warnings, not the spec's to fix:\n${[...known].map(([w, { languages, why }]) => `  - ${w} (${[...languages].join(', ')})\n    ${why}`).join('\n')}\n`);
 }
@@ -133,5 +164,6 @@ log(`tools: ${tools.map((t) => `${t.what} ${t.reused ? 'reused' : `installed in 
 log(`time: ${seconds((performance.now() - started) / 1000)} in all`);
 if (failures.length > 0) console.error(`\ncheck:clients: ${failures.length} problems\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
 const passed = rows.filter((r) => r.flow?.ok === true).length;
-log(`clients: ${passed} of ${checks.length} live flows passed`);
-process.exit(failures.length === 0 && passed === checks.length ? 0 : 1);
+const survived = rows.filter((r) => r.additive?.ok === true).length;
+log(`clients: ${passed} of ${checks.length} live flows passed, ${survived} of ${checks.length} under an additive change`);
+process.exit(failures.length === 0 && passed === checks.length && survived === checks.length ? 0 : 1);

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 import pytest
-from conftest import Sandbox, WebhookInbox
+from conftest import Sandbox, WebhookInbox, known
 from payments_service_api_client import AuthenticatedClient
 from payments_service_api_client.api.cross_currency_transfers import create_quote, execute_quote
 from payments_service_api_client.api.customers import create_customer, get_customer, list_customers, update_customer
@@ -34,7 +34,7 @@ from payments_service_api_client.models import (
     CustomerListResponse,
     Error400,
     Error404,
-    ErrorDetails,
+    Error400Details,
     ExternalAccount,
     ExternalAccountCreateRequest,
     ExternalAccountReference,
@@ -183,18 +183,16 @@ def test_400_is_decoded(api: AuthenticatedClient) -> None:
     # Valid as far as the client can tell; the server refuses to change a customer's type.
     body = BusinessCustomerUpdateRequest(customer_type=BusinessCustomerUpdateRequestCustomerType.BUSINESS)
     error = expect(Error400, update_customer.sync(customer.id, client=api, body=body))
-    assert (error.status, error.code) == (400, "INVALID_INPUT")
-    # `details` has the base Error's free-form type here (the generator keeps the first allOf
-    # member's type of a property; Error400Details is lost): its entries are plain JSON.
-    details = expect(ErrorDetails, error.details)
-    errors = details.additional_properties["errors"]
+    assert (error.status, error.code) == (400, known("INVALID_INPUT"))
+    details = expect(Error400Details, error.details)
+    errors = details.errors
     assert isinstance(errors, list)
-    assert [e["field"] for e in errors] == ["/customerType"]
+    assert [e.field for e in errors] == ["/customerType"]
 
 
 def test_404_is_decoded(api: AuthenticatedClient) -> None:
     error = expect(Error404, get_customer.sync("Customer:019542f5-b3e7-1d02-0000-00000000dead", client=api))
-    assert (error.status, error.code) == (404, "CUSTOMER_NOT_FOUND")
+    assert (error.status, error.code) == (404, known("CUSTOMER_NOT_FOUND"))
 
 
 def test_webhook_is_verified(api: AuthenticatedClient, webhook_inbox: WebhookInbox) -> None:

@@ -55,11 +55,30 @@ describe('breaking-change gate', () => {
     expect(found).toEqual([]);
   });
 
-  it('allows a value added to a response enum (the versioning guide promises clients accept them)', () => {
+  it('reports a value added to a response enum, naming the clients it breaks, but not one added to a request enum', () => {
     const found = breaking((doc) => {
       doc.components.schemas.QuoteStatus.enum.push('ON_HOLD');
     });
-    expect(found).toEqual([]);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((line) => /responses.*enum-values-added/.test(line) && line.includes("Breaking for openapi-generator's Python and Java clients"))).toBe(true);
+    expect(
+      breaking((doc) => {
+        doc.components.schemas.TokenCreateRequest.properties.permissions.items = { type: 'string', enum: ['VIEW', 'TRANSACT', 'MANAGE', 'AUDIT'] };
+      }),
+    ).toEqual([]);
+  });
+
+  it('does not call format: double set on a request number breaking, but another format is', () => {
+    const base = changed((doc) => {
+      delete doc.components.schemas.BeneficialOwnerCreateRequest.properties.ownershipPercentage.format;
+    });
+    const withFormat = (format: string, type = 'number') =>
+      changed((doc) => {
+        Object.assign(doc.components.schemas.BeneficialOwnerCreateRequest.properties.ownershipPercentage, { type, format });
+      });
+    expect(findBreakingChanges(base, withFormat('double'))).toEqual([]);
+    expect(findBreakingChanges(base, withFormat('float'))).toEqual([]);
+    expect(findBreakingChanges(base, withFormat('percent')).map(describeChange)).toEqual([expect.stringMatching(/^POST \/beneficial-owners requestBody.*`format` of `ownershipPercentage` was set to 'percent'/)]);
   });
 
   it('does not call a const restated as a one-value enum breaking, but another value is', () => {
@@ -109,6 +128,17 @@ describe('breaking-change gate', () => {
     expect(findBreakingChanges(changed(inEnvelope({ ...data, maxItems: 100 })), inLists).map(describeChange)).toEqual([
       expect.stringMatching(/^GET \/tokens responses\/200.*Property `data` of `ListEnvelope` was removed/),
     ]);
+  });
+
+  it('does not call Error.details moved from the allOf base into each Error<status> breaking, but does where a member leaves it out', () => {
+    const withBaseDetails = changed((doc) => {
+      doc.components.schemas.Error.properties.details = { type: 'object', description: 'Structured context.', additionalProperties: true };
+    });
+    expect(findBreakingChanges(withBaseDetails, bundle)).toEqual([]);
+    const left = changed((doc) => {
+      delete doc.components.schemas.Error401.allOf[1].properties.details;
+    });
+    expect(findBreakingChanges(withBaseDetails, left).map(describeChange)).toEqual(expect.arrayContaining([expect.stringMatching(/responses\/401.*Property `details` was removed/)]));
   });
 
   it('does not call a security role that restates x-permission breaking, but a new role is', () => {

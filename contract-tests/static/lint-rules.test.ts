@@ -50,6 +50,7 @@ const violations: Record<string, (d: Doc) => void> = {
   'house/property-names-camel-case': (d) => { d.components.schemas.Widget.properties.widget_name = { type: 'string' }; },
   'house/parameter-names-camel-case': (d) => { listOp(d).parameters.push({ name: 'sort_order', in: 'query', description: 'Order.', schema: { type: 'string' } }); },
   'house/enum-values-upper-snake-case': (d) => { d.components.schemas.Widget.properties.status.enum.push('inProgress'); },
+  'house/number-format': (d) => { d.components.schemas.Widget.properties.weight = { type: 'number', description: 'Weight.' }; },
   'house/list-response-envelope': (d) => { d.components.schemas.WidgetListResponse = { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Widget' } } } }; },
   'house/money-movement-idempotency-key': (d) => { createOp(d).parameters = []; },
   'house/error-responses-use-error-schema': (d) => { createOp(d).responses['401'].content['application/json'].schema = { $ref: '#/components/schemas/Widget' }; createOp(d).responses['401'].content['application/json'].examples.unauthorized.value = { name: 'x' }; },

@@ -1,7 +1,7 @@
 import type { components } from '../openapi.js';
 type Schemas = components['schemas'];
-/** Every error body the spec defines (Error400, Error401, …). */
-export type ApiErrorBody = Schemas[Extract<keyof Schemas, `Error${number}`>];
+/** Every error body the spec defines (Error400, Error401, …, and the sandbox simulations' SandboxError409). */
+export type ApiErrorBody = Schemas[Extract<keyof Schemas, `Error${number}` | 'SandboxError409'>];
 /** Every error code the spec defines. */
 export type ApiErrorCode = ApiErrorBody['code'];
 /** The response header with the id the service gave the request (quote it to support). */

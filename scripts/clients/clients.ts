@@ -11,6 +11,8 @@ export interface Sandbox {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Set when the answers come through the additive proxy: the value every enum then has. */
+  additiveChange?: string;
 }
 
 /** A warning a generator prints that the spec cannot fix, and why. */
@@ -37,6 +39,11 @@ export interface ClientCheck {
   warnings: (output: string) => string[];
   known: KnownWarning[];
   compile: Step;
+  /**
+   * Whether its client takes an enum value it does not know in an answer (the additive proxy then
+   * sends one in every enum); when not, why, for the versioning guide's list of such generators.
+   */
+  unknownEnumValues: { survives: true } | { survives: false; why: string };
   /** Runs the flow against a sandbox; `tests` reads how many tests passed and ran from its output. */
   flow: { label: string; run: (sandbox: Sandbox) => Promise<Ran>; tests: (output: string) => { passed: number; total: number } };
 }
@@ -59,7 +66,12 @@ async function sequence(...commands: (() => Promise<Ran>)[]): Promise<Ran[]> {
   return done;
 }
 
-const sandboxEnv = (sandbox: Sandbox) => ({ PAYMENTS_BASE_URL: sandbox.baseUrl, PAYMENTS_CLIENT_ID: sandbox.clientId, PAYMENTS_CLIENT_SECRET: sandbox.clientSecret });
+const sandboxEnv = (sandbox: Sandbox) => ({
+  PAYMENTS_BASE_URL: sandbox.baseUrl,
+  PAYMENTS_CLIENT_ID: sandbox.clientId,
+  PAYMENTS_CLIENT_SECRET: sandbox.clientSecret,
+  PAYMENTS_ADDITIVE_CHANGE: sandbox.additiveChange ?? '',
+});
 
 // --- openapi-generator ---------------------------------------------------------------------------
 
@@ -88,6 +100,15 @@ const OPENAPI_GENERATOR_KNOWN: KnownWarning[] = [
 
 // --- Python ------------------------------------------------------------------------------------
 
+/**
+ * The generated project installed into the virtualenv by pip, as a team installs it (its build
+ * backend from PyPI, its dependencies as it declares them); the flow then imports it from there.
+ */
+function pipInstall(name: string): () => Promise<Ran> {
+  return () => run(venvBin('python'), ['-m', 'pip', 'install', '--no-input', '--quiet', '--disable-pip-version-check', '--force-reinstall', '--no-deps', out(name)], { cwd: ROOT, env: pythonEnv('') }).then(async (installed) =>
+    installed.ok ? run(venvBin('python'), ['-m', 'pip', 'check', '--disable-pip-version-check'], { cwd: ROOT, env: pythonEnv('') }) : installed);
+}
+
 /** mypy with clients/mypy.ini (--strict) over the flow, the shared conftest.py and the generated package. */
 function mypy(name: string, packageDir: string): () => Promise<Ran> {
   return () =>
@@ -100,7 +121,8 @@ function mypy(name: string, packageDir: string): () => Promise<Ran> {
 function pytest(name: string): ClientCheck['flow'] {
   return {
     label: 'pytest',
-    run: (sandbox) => run(venvBin('python'), ['-m', 'pytest', '-q', '-rA', name], { cwd: CLIENTS, env: { ...pythonEnv(out(name)), ...sandboxEnv(sandbox) } }),
+    // The package as pip installed it, not the generated folder.
+    run: (sandbox) => run(venvBin('python'), ['-m', 'pytest', '-q', '-rA', '-p', 'no:cacheprovider', name], { cwd: CLIENTS, env: { ...pythonEnv(''), ...sandboxEnv(sandbox) } }),
     tests: (output) => {
       // The summary, last: `1 failed, 4 passed in 7.62s`.
       const summary = output.split('\n').findLast((line) => /\d+ (passed|failed|errors?)\b.* in [\d.]+s/.test(line)) ?? '';
@@ -174,8 +196,12 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     ]),
     warnings: openapiGeneratorWarnings,
     known: OPENAPI_GENERATOR_KNOWN,
+    unknownEnumValues: {
+      survives: false,
+      why: 'its models validate every enum (pydantic Enum classes, and a field_validator for an inline enum) and raise ValueError on a value they do not know; enumUnknownDefaultCase adds a member but maps nothing to it, and no option turns the check off',
+    },
     // clients/mypy.ini: --strict, but the generated package may have untyped functions (see there).
-    compile: { label: 'mypy --strict (package: untyped defs allowed)', commands: () => sequence(mypy('python-openapi-generator', join(out('python-openapi-generator'), 'payments_client'))) },
+    compile: { label: 'pip install, mypy --strict (package: untyped defs allowed)', commands: () => sequence(pipInstall('python-openapi-generator'), mypy('python-openapi-generator', join(out('python-openapi-generator'), 'payments_client'))) },
     flow: pytest('python-openapi-generator'),
   },
   {
@@ -186,7 +212,14 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     generate: async () => {
       rmSync(out('python-openapi-python-client'), { recursive: true, force: true });
       // Its post-generation hooks run ruff (check --fix, format) from the virtualenv.
-      return run(venvBin('openapi-python-client'), ['generate', '--path', SPEC, '--output-path', out('python-openapi-python-client')], { cwd: ROOT, env: pythonEnv('') });
+      // clients/openapi-python-client.yaml: the package's version (info.version is a date, not PEP 440).
+      // clients/openapi-python-client-templates/: its enums take values a later release adds (its
+      // own enums refuse them with ValueError, and it has no option for it).
+      return run(
+        venvBin('openapi-python-client'),
+        ['generate', '--path', SPEC, '--config', join(CLIENTS, 'openapi-python-client.yaml'), '--custom-template-path', join(CLIENTS, 'openapi-python-client-templates'), '--output-path', out('python-openapi-python-client')],
+        { cwd: ROOT, env: pythonEnv('') },
+      );
     },
     // It prints `Generating <path>` and nothing else when all went well; anything else is a warning.
     warnings: (output) =>
@@ -195,7 +228,8 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('Generating ')),
     known: [],
-    compile: { label: 'mypy --strict', commands: () => sequence(mypy('python-openapi-python-client', join(out('python-openapi-python-client'), 'payments_service_api_client'))) },
+    unknownEnumValues: { survives: true },
+    compile: { label: 'pip install, mypy --strict', commands: () => sequence(pipInstall('python-openapi-python-client'), mypy('python-openapi-python-client', join(out('python-openapi-python-client'), 'payments_service_api_client'))) },
     flow: pytest('python-openapi-python-client'),
   },
   {
@@ -214,12 +248,19 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       'com.example.payments.model',
       // Unset arrays stay null: by default they are empty collections, and a PATCH then sends
       // `currencies: []`, which the API refuses (minItems 1) or would take as "none".
+      // disallowAdditionalPropertiesIfNotPresent=false: an
+      // object without `additionalProperties` takes fields a later release adds, as JSON Schema
+      // says (by default the answer fails to decode: "The field ... is not defined").
       '--additional-properties',
-      'containerDefaultToNull=true',
+      'containerDefaultToNull=true,disallowAdditionalPropertiesIfNotPresent=false',
       '--global-property',
       'apis,models,supportingFiles,apiDocs=false,modelDocs=false,apiTests=false,modelTests=false',
     ]),
     warnings: openapiGeneratorWarnings,
+    unknownEnumValues: {
+      survives: false,
+      why: 'enumUnknownDefaultCase reads an unknown value as UNKNOWN_DEFAULT_OPEN_API, but then every enum accepts any value, the one-value enums that tell a oneOf\'s variants apart (beneficiaryType) too, and its oneOf validation finds two variants for one answer',
+    },
     known: [...OPENAPI_GENERATOR_KNOWN, { match: /^Ignoring complex example on request body$/, why: 'the Java generator puts only simple values into its docs\' examples; the request examples are objects' }],
     compile: { label: 'javac 17 (mvn test-compile)', commands: () => sequence(() => maven('java-openapi-generator', ['-q', 'test-compile'])) },
     flow: junit('java-openapi-generator'),
@@ -244,12 +285,17 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       // nothing compiles. useOneOfDiscriminatorLookup: a oneOf answer is decoded as the variant its
       // discriminator names; without it the client tries every variant, and as it does not check a
       // variant's `const`, an INCOMING transaction is both IncomingTransaction and OutgoingTransaction: an error.
+      // enumUnknownDefaultCase: a named enum reads a value a later release adds as its
+      // UNKNOWN_DEFAULT_OPEN_API constant (by default the answer fails: "... is not a valid KycStatus").
+      // disallowAdditionalPropertiesIfNotPresent=false: an object without `additionalProperties`
+      // takes a field a later release adds (by default: "json: unknown field").
       '--additional-properties',
-      'enumClassPrefix=true,useOneOfDiscriminatorLookup=true',
+      'enumClassPrefix=true,useOneOfDiscriminatorLookup=true,enumUnknownDefaultCase=true,disallowAdditionalPropertiesIfNotPresent=false',
       '--global-property',
       'apis,models,supportingFiles,apiDocs=false,modelDocs=false,apiTests=false,modelTests=false',
     ]),
     warnings: openapiGeneratorWarnings,
+    unknownEnumValues: { survives: true },
     known: [
       ...OPENAPI_GENERATOR_KNOWN,
       {
@@ -281,6 +327,7 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('go: downloading ')),
     known: [],
+    unknownEnumValues: { survives: true },
     compile: goCompile('go-oapi-codegen', 'example.com/payments/oapi-codegen'),
     flow: goTest('go-oapi-codegen'),
   },

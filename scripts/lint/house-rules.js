@@ -164,6 +164,20 @@ function EnumValuesUpperSnakeCase() {
   };
 }
 
+/**
+ * A non-integer number says `format: double` (or `float`): without it openapi-generator's and
+ * oapi-codegen's Go read it as float32 and lose digits of a rate (clients/README.md).
+ */
+function NumberFormat() {
+  return {
+    Schema(schema, ctx) {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      if (!types.includes('number') || schema.format === 'double' || schema.format === 'float') return;
+      ctx.report({ message: 'A `number` says `format: double` (Go generators make float32 of a number without a format).', location: ctx.location.child(['type']) });
+    },
+  };
+}
+
 /** A visitor of the operations under `paths`, handed their path item too (for path-level parameters). */
 function pathOperations(check) {
   let pathItem;
@@ -257,9 +271,11 @@ function ErrorResponsesUseErrorSchema() {
     for (const [code, raw] of Object.entries(op.responses ?? {})) {
       if (!/^[45]\d\d$/.test(code)) continue;
       const schema = deref(raw, ctx)?.content?.['application/json']?.schema;
-      if (!isRef(schema) || refName(schema.$ref) !== `Error${code}`) {
+      // An area may narrow its own codes in a schema of its own (SandboxError409), so that adding
+      // one changes no other operation's enum.
+      if (!isRef(schema) || !new RegExp(`^([A-Z][a-z]+)?Error${code}$`).test(refName(schema.$ref))) {
         ctx.report({
-          message: `Response ${code} must have an application/json body with schema \`Error${code}\` (${GUIDE}).`,
+          message: `Response ${code} must have an application/json body with schema \`Error${code}\` or an area's \`<Area>Error${code}\` (${GUIDE}).`,
           location: ctx.location.child(['responses', code]).key(),
         });
       }
@@ -360,6 +376,7 @@ export default function houseRules() {
         'property-names-camel-case': PropertyNamesCamelCase,
         'parameter-names-camel-case': ParameterNamesCamelCase,
         'enum-values-upper-snake-case': EnumValuesUpperSnakeCase,
+        'number-format': NumberFormat,
         'list-response-envelope': ListResponseEnvelope,
         'money-movement-idempotency-key': MoneyMovementIdempotencyKey,
         'error-responses-use-error-schema': ErrorResponsesUseErrorSchema,

@@ -8,6 +8,8 @@ export type ErrorCode =
   | Schemas['Error400']['code'] | Schemas['Error401']['code'] | Schemas['Error403']['code'] | Schemas['Error404']['code']
   | Schemas['Error409']['code'] | Schemas['Error410']['code'] | Schemas['Error413']['code'] | Schemas['Error415']['code']
   | Schemas['Error422']['code'] | Schemas['Error429']['code'] | Schemas['Error500']['code']
+  // The sandbox simulations' 409 is a schema of its own, so the other operations' 409 gains no code.
+  | Schemas['SandboxError409']['code']
   // Not documented per operation: stubs answer 501, unknown methods 405, and the HTTP layer 431 and
   // 408 (http/client-errors.ts, before any operation is matched), in the same body shape.
   | 'NOT_IMPLEMENTED' | 'METHOD_NOT_ALLOWED' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
@@ -54,7 +56,7 @@ export const proofRejected = (reason: string, message: string) =>
   new ApiError(401, 'UNAUTHORIZED', message, undefined, { reason, headers: { 'WWW-Authenticate': 'Basic realm="payments"' } });
 export const forbidden = (code: Schemas['Error403']['code'], message: string) => new ApiError(403, code, message);
 export const notFound = (code: Schemas['Error404']['code'], message: string) => new ApiError(404, code, message);
-export const conflict = (code: Schemas['Error409']['code'], message: string, details?: Record<string, unknown>) => new ApiError(409, code, message, details);
+export const conflict = (code: Schemas['Error409']['code'] | Schemas['SandboxError409']['code'], message: string, details?: Record<string, unknown>) => new ApiError(409, code, message, details);
 export const gone = (message: string) => new ApiError(410, 'CUSTOMER_DELETED', message);
 export const unprocessable = (code: Schemas['Error422']['code'], message: string) => new ApiError(422, code, message);
 export const tooManyRequests = (code: Schemas['Error429']['code'], message: string, retryAfterSeconds: number) =>
