@@ -55,6 +55,15 @@ describe.skipIf(target !== 'pglite' && target !== 'postgres')('the sandbox clock
     expect(createdAt).toBeLessThan(Date.parse((await clockOf(via)).now) + 1);
   });
 
+  it('advances at once take turns and add up: none of them is lost', async () => {
+    const { via } = await otherPlatform();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => advance(via, { seconds: 60 })));
+    expect(answers.map((a) => a.response.status)).toEqual([200, 200, 200, 200]);
+    // Each answer is the clock after its own move: 1 to 4 minutes on, each once.
+    expect(answers.map((a) => a.data?.offsetMs).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual([60_000, 120_000, 180_000, 240_000]);
+    expect((await clockOf(via)).offsetMs).toBe(240_000);
+  });
+
   it('400: backwards, by zero, past 366 days, both or neither; the clock does not move', async () => {
     const { via } = await otherPlatform();
     const now = Date.parse((await clockOf(via)).now);

@@ -24,6 +24,35 @@ export async function raiseOffset(db: Db, platformId: string, offsetMs: number, 
     .execute();
 }
 
+/**
+ * Takes the platform's advance for itself until `until` (real time): false while another advance
+ * holds it. A claim lapses at `until`, so a process that died mid-advance holds nobody up for long.
+ */
+export async function claimAdvance(db: Db, platformId: string, now: Date, until: Date): Promise<boolean> {
+  const row = await db
+    .insertInto('sandbox_clocks')
+    .values({ platform_id: platformId, offset_ms: 0, updated_at: now, advancing_until: until })
+    .onConflict((oc) =>
+      oc
+        .column('platform_id')
+        .doUpdateSet({ advancing_until: until })
+        .where((eb) => eb.or([eb('sandbox_clocks.advancing_until', 'is', null), eb('sandbox_clocks.advancing_until', '<=', now)])),
+    )
+    .returning('platform_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Keeps the platform's advance (a step of it began) until `until`. */
+export async function renewAdvance(db: Db, platformId: string, until: Date): Promise<void> {
+  await db.updateTable('sandbox_clocks').set({ advancing_until: until }).where('platform_id', '=', platformId).execute();
+}
+
+/** Lets the next advance of the platform run. */
+export async function releaseAdvance(db: Db, platformId: string): Promise<void> {
+  await db.updateTable('sandbox_clocks').set({ advancing_until: null }).where('platform_id', '=', platformId).execute();
+}
+
 /** When the platform's first pending job after `after` (on its clock) is due; undefined when it has none. */
 export async function nextJobAfter(db: Db, platformId: string, after: Date): Promise<Date | undefined> {
   const row = await db

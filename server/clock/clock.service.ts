@@ -9,7 +9,7 @@ import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { iso, PlatformClock, realClockOf } from '../shared/clock.ts';
 import { invalidField } from '../shared/errors.ts';
 import { toSandboxClock } from './clock.mapper.ts';
-import { countLeasedDue, findOffsetMs, nextJobAfter, raiseOffset } from './clock.repository.ts';
+import { claimAdvance, countLeasedDue, findOffsetMs, nextJobAfter, raiseOffset, releaseAdvance, renewAdvance } from './clock.repository.ts';
 
 type SandboxClock = components['schemas']['SandboxClock'];
 type AdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
@@ -18,6 +18,8 @@ type AdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
 export const MAX_ADVANCE_MS = 366 * 24 * 60 * 60_000;
 /** How long an advance waits for due jobs another process is running before it answers anyway. */
 const OTHERS_WAIT_MS = 15_000;
+/** How long an advance holds the platform's clock from one step to the next; another advance waits its turn meanwhile. */
+const ADVANCE_LEASE_MS = 60_000;
 /** A bound on the steps of one advance (each runs the jobs due at one time), against a job that reschedules itself for ever. */
 const MAX_STEPS = 10_000;
 
@@ -60,6 +62,19 @@ async function runDue(ctx: PlatformContext): Promise<void> {
  */
 export async function advanceSandboxClock(ctx: PlatformContext, body: AdvanceRequest): Promise<SandboxClock> {
   const real = realClockOf(ctx.clock);
+  const lease = () => new Date(real.now().getTime() + ADVANCE_LEASE_MS);
+  // One advance of a platform at a time (several processes share its clock): two at once would both
+  // start from the same offset and one of their moves would be lost.
+  while (!(await claimAdvance(ctx.db, ctx.platformId, real.now(), lease()))) await new Promise((r) => setTimeout(r, 50));
+  try {
+    return await advanceClaimed(ctx, body);
+  } finally {
+    await releaseAdvance(ctx.db, ctx.platformId);
+  }
+}
+
+async function advanceClaimed(ctx: PlatformContext, body: AdvanceRequest): Promise<SandboxClock> {
+  const real = realClockOf(ctx.clock);
   const start = await platformClock(ctx, ctx.platformId);
   const target = targetOf(body, start.now());
   /** The final offset: fixed by `seconds`; for `to`, whatever makes the clock read `to` now. */
@@ -70,6 +85,7 @@ export async function advanceSandboxClock(ctx: PlatformContext, body: AdvanceReq
     const next = await nextJobAfter(ctx.db, ctx.platformId, (await platformClock(ctx, ctx.platformId)).now());
     // Due at or before the instant asked (for `seconds`, the instant the final offset gives now).
     if (next === undefined || next.getTime() > real.now().getTime() + finalOffset()) break;
+    await renewAdvance(ctx.db, ctx.platformId, new Date(real.now().getTime() + ADVANCE_LEASE_MS));
     await raiseOffset(ctx.db, ctx.platformId, next.getTime() - real.now().getTime(), real.now());
     await runDue(ctx);
   }

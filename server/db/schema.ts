@@ -285,6 +285,7 @@ export interface SandboxClockTable {
   platform_id: string;
   offset_ms: ColumnType<string | number, number, number>;
   updated_at: Timestamp;
+  advancing_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ReceiverLookupTable {

@@ -12,6 +12,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Only ever grows: timestamps already written must stay in the platform's past.
     .addColumn('offset_ms', 'bigint', (c) => c.notNull().check(sql`offset_ms >= 0`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+    // While an advance runs (until this real time, renewed at each step): another waits its turn,
+    // so two advances at once add up instead of both starting from the same offset.
+    .addColumn('advancing_until', 'timestamptz')
     .execute();
   await db.schema.alterTable('jobs').addColumn('platform_id', 'text').execute();
   await sql`create index jobs_due_by_platform on jobs (platform_id, run_at) where status = 'PENDING'`.execute(db);
