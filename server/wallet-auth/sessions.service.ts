@@ -117,7 +117,7 @@ export async function listSessions(ctx: PlatformContext, query: { accountId: str
 }
 
 export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
-  await checkSignedRetryFirst(ctx, 'revokeAuthSession', headers);
+  await checkSignedRetryFirst(ctx, { operation: 'revokeAuthSession', targetId: sessionId }, headers);
   const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
   if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
   const wallet = await requireEmbeddedWallet(ctx, session.account_id);
