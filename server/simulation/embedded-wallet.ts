@@ -3,6 +3,7 @@
 // fails with `401 UNAUTHORIZED` and a `reason`. Spec: the table in the description of the
 // `Embedded Wallet Auth` tag.
 import type { components } from '../../generated/openapi.js';
+import { sameText } from '../shared/constant-time.ts';
 
 type Unauthorized = Extract<NonNullable<components['schemas']['Error401']['code']>, 'UNAUTHORIZED'>;
 
@@ -32,5 +33,5 @@ const failure = (field: MagicValueField): MagicValueCheck => ({
 
 /** Whether `value` is the sandbox's accepted value for `field`. */
 export function checkMagicValue(field: MagicValueField, value: string): MagicValueCheck {
-  return value === SANDBOX_MAGIC_VALUES[field].value ? { ok: true } : failure(field);
+  return sameText(value, SANDBOX_MAGIC_VALUES[field].value) ? { ok: true } : failure(field);
 }

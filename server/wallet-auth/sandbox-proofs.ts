@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { checkMagicValue } from '../simulation/embedded-wallet.ts';
 import { identityFromClaims } from './oidc-claims.ts';
 import type { WalletProofs } from '../context/wallet-proofs.ts';
+import { sameText } from '../shared/constant-time.ts';
 
 /** The WebAuthn client data of a registration, base64url JSON. */
 function registrationChallenge(clientDataJson: string): string | undefined {
@@ -41,7 +42,7 @@ export const sandboxProofs: WalletProofs = {
   async passkeyRegistration(challenge, attestation) {
     const answered = registrationChallenge(attestation.clientDataJson);
     if (answered === undefined) return { ok: false, problem: 'attestation.clientDataJson is not WebAuthn client data of type webauthn.create.' };
-    if (stripPadding(answered) !== stripPadding(challenge)) return { ok: false, problem: 'The attestation answers another challenge than the top-level challenge.' };
+    if (!sameText(stripPadding(answered), stripPadding(challenge))) return { ok: false, problem: 'The attestation answers another challenge than the top-level challenge.' };
     return { ok: true, value: true };
   },
   async passkeyAssertion(_challenge, assertion, registeredCredentialId) {

@@ -28,6 +28,7 @@ import {
   markRequestUsed,
   type WalletRequestRow,
 } from './wallet-auth.repository.ts';
+import { sameText } from '../shared/constant-time.ts';
 
 type Schemas = components['schemas'];
 
@@ -125,7 +126,7 @@ export interface RetryRequest {
 
 /** Whether a signing request was issued for this operation, resource and body. */
 const issuedFor = (request: WalletRequestRow, retry: RetryRequest): boolean =>
-  request.operation === retry.operation && request.target_id === retry.targetId && request.body_sha256 === bodyHash(retry.body);
+  request.operation === retry.operation && request.target_id === retry.targetId && sameText(request.body_sha256 ?? '', bodyHash(retry.body) ?? '');
 
 /** A presented Request-Id, locked: one that can still be answered, issued for this very request; 401 otherwise. */
 async function checkRequestId(ctx: PlatformContext, retry: RetryRequest, requestId: string): Promise<void> {
