@@ -8,7 +8,7 @@ import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
-import { countFailure, forgetRecoveredLimits, limitKey, refuseWhileExhausted, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { forgetRecoveredLimits, limitKey, refuseWhileExhausted, takeAttempt, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { throttledSource } from '../shared/source-address.ts';
 import { deleteExpiredFailures } from './auth-failures.repository.ts';
 import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
@@ -95,9 +95,10 @@ export function cachedBasic(credentials: CredentialCache, clientId: string, secr
 
 /**
  * Checks Basic credentials sent from `address` in the database (when cachedBasic has none) and
- * caches them when they pass. Failures are counted per clientId (whatever was sent) and client
- * address, in the database (limits/failure-limits.service.ts): after 10, that
- * address's requests with that clientId get 429, even with the right secret, until an attempt
+ * caches them when they pass. Each check takes one of the attempts of the clientId (whatever was
+ * sent) from that client address before the secret is compared (limits/failure-limits.service.ts),
+ * and a right secret gives it back: after 10 failures that address's requests with that clientId
+ * get 429 unjudged, even with the right secret and however many arrive at once, until an attempt
  * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
  * other address is not affected, so nobody who knows a clientId can lock its owner out.
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
@@ -106,19 +107,19 @@ export async function verifyBasic(ctx: ServiceContext, clientId: string, secret:
   const validId = CLIENT_ID.test(clientId);
   const source = throttledSource(address);
   const generation = ctx.credentials.generation;
-  const at = ctx.clock.now();
   const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
   const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
-  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, at);
+  // Refused without a write while the key is plainly exhausted; the attempt taken next decides.
+  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, ctx.clock.now());
+  const attempt = await takeAttempt(ctx, AUTHENTICATION_LIMIT, key);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
-    // Throws 429 for an attempt beyond the limit (concurrent ones all passed the check above).
-    const { exhausted } = await countFailure(ctx, AUTHENTICATION_LIMIT, key);
     // From now on even the right secret is refused from this client, so no cache may still accept it here.
-    if (exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
+    if (attempt.exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
     throw unauthorized('Invalid credentials');
   }
+  await attempt.giveBack();
   const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
   ctx.credentials.remember(clientId, source, principal, token.secret_hash, generation);
   return principal;
