@@ -35,7 +35,12 @@ export async function findRecovery(db: Db, key: string): Promise<Date | undefine
   return (await db.selectFrom('failure_limits').select('recovered_at').where('key', '=', key).executeTakeFirst())?.recovered_at;
 }
 
-/** Forgets keys whose failures have all come back. */
-export async function deleteRecovered(db: Db, before: Date): Promise<void> {
-  await db.deleteFrom('failure_limits').where('recovered_at', '<', before).execute();
+/** Forgets keys whose failures have all come back by `before`: `atMost` of them (the oldest first), or all. */
+export async function deleteRecovered(db: Db, before: Date, atMost?: number): Promise<void> {
+  if (atMost === undefined) {
+    await db.deleteFrom('failure_limits').where('recovered_at', '<', before).execute();
+    return;
+  }
+  const oldest = db.selectFrom('failure_limits').select('key').where('recovered_at', '<', before).orderBy('recovered_at').limit(atMost);
+  await db.deleteFrom('failure_limits').where('key', 'in', oldest).execute();
 }

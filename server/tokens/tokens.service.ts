@@ -85,6 +85,16 @@ export const AUTHENTICATION_LIMIT: FailureLimit = {
 };
 
 /**
+ * Attempts with a clientId no token has, counted per client address alone: a clientId that names
+ * nothing has no owner to protect, and counting each one sent apart would keep a key per guess.
+ */
+export const UNKNOWN_CLIENT_LIMIT: FailureLimit = {
+  ...AUTHENTICATION_LIMIT,
+  name: 'basic-unknown-client',
+  refusal: { code: 'TOO_MANY_FAILED_AUTHENTICATIONS', message: 'Too many failed authentications with unknown clientIds from this address; wait before trying again.' },
+};
+
+/**
  * The principal of Basic credentials this process verified recently, without a database round
  * trip; undefined when the database must decide (verifyBasic). A deleted token, or a clientId
  * throttled for this client, is revoked from every cache before either answers.
@@ -96,8 +106,8 @@ export function cachedBasic(credentials: CredentialCache, clientId: string, secr
 /**
  * Checks Basic credentials sent from `address` in the database (when cachedBasic has none) and
  * caches them when they pass. Each check takes one of the attempts of the clientId (whatever was
- * sent) from that client address before the secret is compared (limits/failure-limits.service.ts),
- * and a right secret gives it back: after 10 failures that address's requests with that clientId
+ * sent; an unknown one counts for the address alone) from that client address before the secret is
+ * compared (limits/failure-limits.service.ts), and a right secret gives it back: after 10 failures that address's requests with that clientId
  * get 429 unjudged, even with the right secret and however many arrive at once, until an attempt
  * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
  * other address is not affected, so nobody who knows a clientId can lock its owner out.
@@ -111,7 +121,7 @@ export async function verifyBasic(ctx: ServiceContext, clientId: string, secret:
   const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
   // Refused without a write while the key is plainly exhausted; the attempt taken next decides.
   refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, ctx.clock.now());
-  const attempt = await takeAttempt(ctx, AUTHENTICATION_LIMIT, key);
+  const attempt = token === undefined ? await takeAttempt(ctx, UNKNOWN_CLIENT_LIMIT, limitKey(UNKNOWN_CLIENT_LIMIT, source)) : await takeAttempt(ctx, AUTHENTICATION_LIMIT, key);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {

@@ -19,6 +19,7 @@ import * as kybStatusAbsentUntilVerified from './0015_kyb_status_absent_until_ve
 import * as exchangeRatesInWholeUnits from './0016_exchange_rates_in_whole_units.ts';
 import * as failureLimits from './0017_failure_limits.ts';
 import * as listCounts from './0018_list_counts.ts';
+import * as failureLimitsSwept from './0019_failure_limits_swept.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016_exchange_rates_in_whole_units': exchangeRatesInWholeUnits,
   '0017_failure_limits': failureLimits,
   '0018_list_counts': listCounts,
+  '0019_failure_limits_swept': failureLimitsSwept,
 };
