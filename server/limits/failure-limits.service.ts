@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { ServiceContext } from '../context/context.ts';
+import { isConnectionLoss } from '../db/lost-connections.ts';
 import { tooManyRequests } from '../shared/errors.ts';
 import { deleteRecovered, findRecovery, recordFailure, refundFailure } from './failure-limits.repository.ts';
 
@@ -57,10 +58,9 @@ export async function checkFailureLimit(ctx: ServiceContext, limit: FailureLimit
 export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<{ exhausted: boolean }> {
   const at = ctx.clock.now();
   const interval = intervalOf(limit);
-  const recovered = await recordFailure(ctx.db, key, at, interval, new Date(at.getTime() + limit.max * interval));
   // Each failure recorded forgets more keys that have recovered than it can add, so the table holds
   // the keys counted now, however many failures were made (migration 0019's index finds them).
-  await deleteRecovered(ctx.db, at, SWEPT_PER_FAILURE);
+  const recovered = await recordFailure(ctx.db, key, at, interval, new Date(at.getTime() + limit.max * interval), SWEPT_PER_FAILURE);
   if (recovered === undefined) {
     refuseWhileExhausted(limit, await findRecovery(ctx.db, key), at);
     // An attempt came back in between: this one is still refused, briefly.
@@ -84,7 +84,15 @@ export interface Attempt {
  */
 export async function takeAttempt(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<Attempt> {
   const { exhausted } = await countFailure(ctx, limit, key);
-  return { exhausted, giveBack: () => refundFailure(ctx.db, key, ctx.clock.now(), intervalOf(limit)) };
+  return {
+    exhausted,
+    // A give-back lost with its connection leaves the attempt counted (it comes back as failures
+    // do) rather than failing an attempt that succeeded.
+    giveBack: () =>
+      refundFailure(ctx.db, key, ctx.clock.now(), intervalOf(limit)).catch((err: unknown) => {
+        if (!isConnectionLoss(err)) throw err;
+      }),
+  };
 }
 
 /**
