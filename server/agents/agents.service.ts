@@ -14,7 +14,7 @@ import { ApiError, badRequest, conflict, invalidField, notFound } from '../share
 import { policyGrants, requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { judgedWithin, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { throttledSource } from '../shared/source-address.ts';
 import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
@@ -197,12 +197,14 @@ export const UNKNOWN_CODE_LIMIT: FailureLimit = {
 };
 const redeemKey = (address: string) => limitKey(UNKNOWN_CODE_LIMIT, throttledSource(address));
 
-/**
- * Runs a redeem on one of the attempts of the client at `address` (`ctx.db` outside the redeem's
- * transaction): 429 when it has none left, whatever it sends; an unknown code keeps it counted.
- */
-export function redeemWithinLimit<T>(ctx: ServiceContext, address: string, redeem: () => Promise<T>): Promise<T> {
-  return judgedWithin(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address), (err) => err instanceof ApiError && err.code === 'DEVICE_CODE_NOT_FOUND', redeem);
+/** 429 while the client at `address` has no attempt left, whatever it sends now. */
+export async function checkRedeemLimit(ctx: ServiceContext, address: string): Promise<void> {
+  await checkFailureLimit(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
+}
+
+/** Counts an unknown code against `address`, outside the failed request's transaction (429 beyond the limit). */
+export async function countUnknownCode(ctx: ServiceContext, address: string): Promise<void> {
+  await countFailure(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
 }
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */

@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
-import { judgedWithin, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { ApiError, badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
@@ -34,13 +34,19 @@ export const UNKNOWN_INVITATION_LIMIT: FailureLimit = {
 };
 
 /**
- * Runs `work` on one of the platform's attempts (judgedWithin): 429 while it has none left
+ * Runs `work` on an invitation found by its code: 429 while the platform has no attempt left
  * (whatever the code: an answer would tell a guesser it guessed right), and an unknown code
  * (404) counted against it. `ctx.db` must not be a transaction: the count outlives the request's.
  */
 export async function byCode<T>(ctx: PlatformContext, work: () => Promise<T>): Promise<T> {
   const key = limitKey(UNKNOWN_INVITATION_LIMIT, ctx.platformId);
-  return judgedWithin(ctx, UNKNOWN_INVITATION_LIMIT, key, (err) => err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND', work);
+  await checkFailureLimit(ctx, UNKNOWN_INVITATION_LIMIT, key);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND') await countFailure(ctx, UNKNOWN_INVITATION_LIMIT, key);
+    throw err;
+  }
 }
 
 export async function createInvitation(ctx: PlatformContext, body: Schemas['InvitationCreateRequest']): Promise<Invitation> {

@@ -29,21 +29,6 @@ export async function recordFailure(db: Db, key: string, at: Date, intervalMs: n
   );
 }
 
-/**
- * Gives back one failure counted for `key` (an attempt taken before it was judged, which then
- * succeeded): the key is forgotten when nothing else is left counted at `at`. One transaction, run
- * again when its connection is lost before it commits.
- */
-export async function refundFailure(db: Db, key: string, at: Date, intervalMs: number): Promise<void> {
-  const earlier = sql<Date>`failure_limits.recovered_at - ${intervalMs}::double precision * interval '1 millisecond'`;
-  await retryTransaction(() =>
-    db.transaction().execute(async (trx) => {
-      const forgotten = await trx.deleteFrom('failure_limits').where('key', '=', key).where(earlier, '<=', at).executeTakeFirst();
-      if (forgotten.numDeletedRows === 0n) await trx.updateTable('failure_limits').set({ recovered_at: earlier }).where('key', '=', key).execute();
-    }),
-  );
-}
-
 /** When the failures counted for `key` will all have come back; undefined when none are counted. */
 export async function findRecovery(db: Db, key: string): Promise<Date | undefined> {
   return (await retryRead(() => db.selectFrom('failure_limits').select('recovered_at').where('key', '=', key).executeTakeFirst()))?.recovered_at;

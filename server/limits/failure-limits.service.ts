@@ -7,9 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { ServiceContext } from '../context/context.ts';
-import { isConnectionLoss } from '../db/lost-connections.ts';
 import { tooManyRequests } from '../shared/errors.ts';
-import { deleteRecovered, findRecovery, recordFailure, refundFailure } from './failure-limits.repository.ts';
+import { deleteRecovered, findRecovery, recordFailure } from './failure-limits.repository.ts';
 
 export interface FailureLimit {
   /** Prefix of the limit's keys. */
@@ -52,8 +51,9 @@ export async function checkFailureLimit(ctx: ServiceContext, limit: FailureLimit
 }
 
 /**
- * Counts a failure of `key` (`ctx.db` outside the failed request's transaction): 429 when it does
- * not fit. Resolves to whether the key has attempts left after this one.
+ * Counts a failure of `key` (`ctx.db` outside the failed request's transaction). Concurrent
+ * attempts all pass the check before any is counted; only `max` of them fit, and the others get
+ * 429 instead of their failure. Resolves to whether the key has attempts left after this one.
  */
 export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<{ exhausted: boolean }> {
   const at = ctx.clock.now();
@@ -67,48 +67,6 @@ export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key
     throw tooManyRequests(limit.refusal.code, limit.refusal.message, 1);
   }
   return { exhausted: waitMs(limit, recovered, at) > 0 };
-}
-
-export interface Attempt {
-  /** Whether this attempt used the key's last one. */
-  exhausted: boolean;
-  /** The attempt succeeded: it is not a failure, and its place comes back at once. */
-  giveBack(): Promise<void>;
-}
-
-/**
- * Takes one of `key`'s attempts before the attempt is judged, counted as a failure and committed at
- * once (`ctx.db` outside the request's transaction): however many arrive at once, on however many
- * processes, no more than the limit's are judged, the others get 429 unjudged. An attempt that
- * succeeds gives its place back, so the right answer costs nothing.
- */
-export async function takeAttempt(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<Attempt> {
-  const { exhausted } = await countFailure(ctx, limit, key);
-  return {
-    exhausted,
-    // A give-back lost with its connection leaves the attempt counted (it comes back as failures
-    // do) rather than failing an attempt that succeeded.
-    giveBack: () =>
-      refundFailure(ctx.db, key, ctx.clock.now(), intervalOf(limit)).catch((err: unknown) => {
-        if (!isConnectionLoss(err)) throw err;
-      }),
-  };
-}
-
-/**
- * Runs `judge` on an attempt taken from `key` (takeAttempt); the attempt stays counted when it
- * throws what `isFailure` names, and is given back otherwise.
- */
-export async function judgedWithin<T>(ctx: ServiceContext, limit: FailureLimit, key: string, isFailure: (err: unknown) => boolean, judge: () => Promise<T>): Promise<T> {
-  const attempt = await takeAttempt(ctx, limit, key);
-  try {
-    const result = await judge();
-    await attempt.giveBack();
-    return result;
-  } catch (err) {
-    if (!isFailure(err)) await attempt.giveBack();
-    throw err;
-  }
 }
 
 /** Housekeeping: keys whose failures have all come back hold nothing. */

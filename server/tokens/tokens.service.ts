@@ -8,7 +8,7 @@ import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
-import { forgetRecoveredLimits, limitKey, refuseWhileExhausted, takeAttempt, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { countFailure, forgetRecoveredLimits, limitKey, refuseWhileExhausted, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { throttledSource } from '../shared/source-address.ts';
 import { deleteExpiredFailures } from './auth-failures.repository.ts';
 import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
@@ -85,8 +85,8 @@ export const AUTHENTICATION_LIMIT: FailureLimit = {
 };
 
 /**
- * Attempts with a clientId no token has, counted per client address alone: a clientId that names
- * nothing has no owner to protect, and counting each one sent apart would keep a key per guess.
+ * Attempts with a clientId no token has or had, counted per client address alone: a clientId that
+ * names nothing has no owner to protect, and counting each one sent apart would keep a key per guess.
  */
 export const UNKNOWN_CLIENT_LIMIT: FailureLimit = {
   ...AUTHENTICATION_LIMIT,
@@ -105,31 +105,34 @@ export function cachedBasic(credentials: CredentialCache, clientId: string, secr
 
 /**
  * Checks Basic credentials sent from `address` in the database (when cachedBasic has none) and
- * caches them when they pass. Each check takes one of the attempts of the clientId (whatever was
- * sent; an unknown one counts for the address alone) from that client address before the secret is
- * compared (limits/failure-limits.service.ts), and a right secret gives it back: after 10 failures that address's requests with that clientId
- * get 429 unjudged, even with the right secret and however many arrive at once, until an attempt
- * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
- * other address is not affected, so nobody who knows a clientId can lock its owner out.
+ * caches them when they pass. Failures are counted per clientId and client address, in the
+ * database (limits/failure-limits.service.ts); a clientId that is no token's, nor was, counts for
+ * the address alone, so what is kept grows with the clientIds that exist, not with the guesses.
+ * After 10, that address's requests with that clientId get 429, even with the right secret, until
+ * an attempt comes back (one every 30 seconds), so guessing a secret never pays; the same clientId
+ * from any other address is not affected, so nobody who knows a clientId can lock its owner out.
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
 export async function verifyBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
   const validId = CLIENT_ID.test(clientId);
   const source = throttledSource(address);
   const generation = ctx.credentials.generation;
-  const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
-  const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
-  // Refused without a write while the key is plainly exhausted; the attempt taken next decides.
-  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, ctx.clock.now());
-  const attempt = token === undefined ? await takeAttempt(ctx, UNKNOWN_CLIENT_LIMIT, limitKey(UNKNOWN_CLIENT_LIMIT, source)) : await takeAttempt(ctx, AUTHENTICATION_LIMIT, key);
+  const at = ctx.clock.now();
+  const knownKey = limitKey(AUTHENTICATION_LIMIT, clientId, source);
+  const unknownKey = limitKey(UNKNOWN_CLIENT_LIMIT, source);
+  const state = await findCredentialState(ctx.db, validId ? clientId : undefined, knownKey, unknownKey);
+  const { token } = state;
+  const [limit, key] = state.known ? [AUTHENTICATION_LIMIT, knownKey] : [UNKNOWN_CLIENT_LIMIT, unknownKey];
+  refuseWhileExhausted(limit, state.known ? state.knownRecoveredAt : state.unknownRecoveredAt, at);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
+    // Throws 429 for an attempt beyond the limit (concurrent ones all passed the check above).
+    const { exhausted } = await countFailure(ctx, limit, key);
     // From now on even the right secret is refused from this client, so no cache may still accept it here.
-    if (attempt.exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
+    if (exhausted && validId && state.known) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
     throw unauthorized('Invalid credentials');
   }
-  await attempt.giveBack();
   const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
   ctx.credentials.remember(clientId, source, principal, token.secret_hash, generation);
   return principal;
