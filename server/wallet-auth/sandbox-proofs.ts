@@ -37,7 +37,7 @@ export const sandboxProofs: WalletProofs = {
     return identityFromClaims(claims, now);
   },
   async oidcMatches(token) {
-    return checkMagicValue('oidcToken', token).ok;
+    return checkMagicValue('oidcToken', token, sameText).ok;
   },
   async passkeyRegistration(challenge, attestation) {
     const answered = registrationChallenge(attestation.clientDataJson);
@@ -46,13 +46,13 @@ export const sandboxProofs: WalletProofs = {
     return { ok: true, value: true };
   },
   async passkeyAssertion(_challenge, assertion, registeredCredentialId) {
-    return stripPadding(assertion.credentialId) === stripPadding(registeredCredentialId) && checkMagicValue('assertion.signature', assertion.signature).ok;
+    return stripPadding(assertion.credentialId) === stripPadding(registeredCredentialId) && checkMagicValue('assertion.signature', assertion.signature, sameText).ok;
   },
   newOtp: () => '000000',
   sealSessionKey: stubSealed,
   sealWalletCredentials: stubSealed,
   async signer(_payload, signature, candidates) {
-    if (!checkMagicValue('Service-Wallet-Signature', signature).ok) return { failure: 'INVALID_SIGNATURE' };
+    if (!checkMagicValue('Service-Wallet-Signature', signature, sameText).ok) return { failure: 'INVALID_SIGNATURE' };
     const first = candidates[0];
     return first === undefined ? { failure: 'NO_ACTIVE_SESSION' } : { sessionId: first.id };
   },
