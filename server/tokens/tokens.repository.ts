@@ -21,42 +21,28 @@ export async function insertToken(db: Db, row: Omit<TokenRow, 'deleted_at'>): Pr
 
 export interface CredentialState {
   token: Pick<TokenRow, 'id' | 'platform_id' | 'permissions' | 'secret_hash'> | undefined;
-  /** Whether `clientId` is or was a token's (a deleted one's too). */
-  known: boolean;
-  /** When the failures counted under `knownKey`, and under `unknownKey`, come back (limits/failure-limits.repository.ts). */
-  knownRecoveredAt: Date | undefined;
-  unknownRecoveredAt: Date | undefined;
+  /** When the failures counted under the limit's key come back (limits/failure-limits.repository.ts). */
+  recoveredAt: Date | undefined;
 }
 
 /**
- * What authenticating needs, in one round trip (every request authenticates): the token of
- * `clientId` (none asked for when undefined) and the failures counted under the key of a known
- * clientId and under that of unknown ones.
+ * What authenticating needs, in one round trip (every request authenticates): the live token of
+ * `clientId` (none asked for when undefined) and the failures counted under `limitKey`.
  */
-export async function findCredentialState(db: Db, clientId: string | undefined, knownKey: string, unknownKey: string): Promise<CredentialState> {
+export async function findCredentialState(db: Db, clientId: string | undefined, limitKey: string): Promise<CredentialState> {
   const row = await retryRead(() =>
     db
       .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
-      .leftJoin('api_tokens', (join) => join.on((eb) => (clientId === undefined ? eb.lit(false) : eb('api_tokens.client_id', '=', clientId))))
-      .leftJoin('failure_limits as known', (join) => join.on('known.key', '=', sql.val(knownKey)))
-      .leftJoin('failure_limits as unknown', (join) => join.on('unknown.key', '=', sql.val(unknownKey)))
-      .select([
-        'api_tokens.id',
-        'api_tokens.platform_id',
-        'api_tokens.permissions',
-        'api_tokens.secret_hash',
-        'api_tokens.deleted_at',
-        'known.recovered_at as known_recovered_at',
-        'unknown.recovered_at as unknown_recovered_at',
-      ])
+      .leftJoin('api_tokens', (join) =>
+        join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
+      )
+      .leftJoin('failure_limits', (join) => join.on('failure_limits.key', '=', sql.val(limitKey)))
+      .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'failure_limits.recovered_at'])
       .executeTakeFirstOrThrow(),
   );
-  const live = row.id !== null && row.platform_id !== null && row.permissions !== null && row.secret_hash !== null && row.deleted_at === null;
   return {
-    token: live ? { id: row.id as string, platform_id: row.platform_id as string, permissions: row.permissions as TokenRow['permissions'], secret_hash: row.secret_hash as Buffer } : undefined,
-    known: row.id !== null,
-    knownRecoveredAt: row.known_recovered_at ?? undefined,
-    unknownRecoveredAt: row.unknown_recovered_at ?? undefined,
+    token: row.id === null || row.platform_id === null || row.permissions === null || row.secret_hash === null ? undefined : { id: row.id, platform_id: row.platform_id, permissions: row.permissions, secret_hash: row.secret_hash },
+    recoveredAt: row.recovered_at ?? undefined,
   };
 }
 

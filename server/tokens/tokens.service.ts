@@ -85,16 +85,6 @@ export const AUTHENTICATION_LIMIT: FailureLimit = {
 };
 
 /**
- * Attempts with a clientId no token has or had, counted per client address alone: a clientId that
- * names nothing has no owner to protect, and counting each one sent apart would keep a key per guess.
- */
-export const UNKNOWN_CLIENT_LIMIT: FailureLimit = {
-  ...AUTHENTICATION_LIMIT,
-  name: 'basic-unknown-client',
-  refusal: { code: 'TOO_MANY_FAILED_AUTHENTICATIONS', message: 'Too many failed authentications with unknown clientIds from this address; wait before trying again.' },
-};
-
-/**
  * The principal of Basic credentials this process verified recently, without a database round
  * trip; undefined when the database must decide (verifyBasic). A deleted token, or a clientId
  * throttled for this client, is revoked from every cache before either answers.
@@ -105,12 +95,11 @@ export function cachedBasic(credentials: CredentialCache, clientId: string, secr
 
 /**
  * Checks Basic credentials sent from `address` in the database (when cachedBasic has none) and
- * caches them when they pass. Failures are counted per clientId and client address, in the
- * database (limits/failure-limits.service.ts); a clientId that is no token's, nor was, counts for
- * the address alone, so what is kept grows with the clientIds that exist, not with the guesses.
- * After 10, that address's requests with that clientId get 429, even with the right secret, until
- * an attempt comes back (one every 30 seconds), so guessing a secret never pays; the same clientId
- * from any other address is not affected, so nobody who knows a clientId can lock its owner out.
+ * caches them when they pass. Failures are counted per clientId (whatever was sent) and client
+ * address, in the database (limits/failure-limits.service.ts): after 10, that
+ * address's requests with that clientId get 429, even with the right secret, until an attempt
+ * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
+ * other address is not affected, so nobody who knows a clientId can lock its owner out.
  * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
  */
 export async function verifyBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
@@ -118,19 +107,16 @@ export async function verifyBasic(ctx: ServiceContext, clientId: string, secret:
   const source = throttledSource(address);
   const generation = ctx.credentials.generation;
   const at = ctx.clock.now();
-  const knownKey = limitKey(AUTHENTICATION_LIMIT, clientId, source);
-  const unknownKey = limitKey(UNKNOWN_CLIENT_LIMIT, source);
-  const state = await findCredentialState(ctx.db, validId ? clientId : undefined, knownKey, unknownKey);
-  const { token } = state;
-  const [limit, key] = state.known ? [AUTHENTICATION_LIMIT, knownKey] : [UNKNOWN_CLIENT_LIMIT, unknownKey];
-  refuseWhileExhausted(limit, state.known ? state.knownRecoveredAt : state.unknownRecoveredAt, at);
+  const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
+  const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
+  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, at);
   // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
   const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
   if (token === undefined || !matches) {
     // Throws 429 for an attempt beyond the limit (concurrent ones all passed the check above).
-    const { exhausted } = await countFailure(ctx, limit, key);
+    const { exhausted } = await countFailure(ctx, AUTHENTICATION_LIMIT, key);
     // From now on even the right secret is refused from this client, so no cache may still accept it here.
-    if (exhausted && validId && state.known) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
+    if (exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
     throw unauthorized('Invalid credentials');
   }
   const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
