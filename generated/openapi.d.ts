@@ -4620,9 +4620,10 @@ export interface components {
              */
             idType: components["schemas"]["IdentificationType"];
             /**
-             * @description The government identifier, masked: `****` followed by its last four characters (`****4321`
-             *     for `987-65-4321`; only `****` when it has four characters or fewer). Enough to tell which
-             *     number is on file; the number itself is never returned.
+             * @description The government identifier, masked: `****` followed by its last four characters, Unicode
+             *     code points (`****4321` for `987-65-4321`; only `****` when it has four characters or
+             *     fewer, or when a control character or line terminator is among its last four). Enough to
+             *     tell which number is on file; the number itself is never returned.
              * @example ****4321
              */
             identifier: string;

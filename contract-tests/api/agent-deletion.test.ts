@@ -2,7 +2,7 @@
 // (a transfer waiting for approval becomes REJECTED, nothing moves), while what was approved before
 // stays as it was.
 import { expect } from 'vitest';
-import { api, describeServer, itServer } from '../support/api.ts';
+import { api, describeServer, itServer, raw } from '../support/api.ts';
 import { connectAgent } from '../support/agents.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import { balanceOf, createExternalAccount, createIndividualCustomer, customerInternalAccount, fund } from '../support/factories.ts';
@@ -39,6 +39,29 @@ describeServer('deleting an agent', () => {
     expect(stillWaiting?.data).toEqual([]);
     const { data: first } = await api.GET('/transactions/{transactionId}', { params: { path: { transactionId: approved.transactionId ?? '' } } });
     expect(first?.status).not.toBe('REJECTED');
+    expect(await balanceOf(usd)).toBe(99_000);
+  });
+});
+
+describeServer("deleting an agent's customer", () => {
+  itServer('revokes its agents: their tokens answer 401 as revoked ones do, their device codes 404; nothing moves', async () => {
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe', currencies: ['USD'] });
+    const usd = (await customerInternalAccount(customer.id, 'USD')).id;
+    await fund(usd, 100_000);
+    const bank = (await createExternalAccount({ customerId: customer.id, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
+    const agent = await connectAgent({ permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'], defaultExecutionMode: 'AUTO' }, customer.id);
+    const transferOut = () => agent.via.POST('/agents/me/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank }, amount: 1_000 } });
+    expect((await transferOut()).response.status).toBe(201);
+    const { data: waiting } = await api.POST('/agents', { body: { name: 'Not yet connected', customerId: customer.id, policy: { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } } } });
+
+    expect((await api.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } })).response.status).toBe(200);
+
+    const refused = await transferOut();
+    expect(refused.response.status).toBe(401);
+    expect(refused.error).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(refused.response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await agent.via.GET('/agents/me')).response.status).toBe(401);
+    expect((await raw('POST', `/agents/device-codes/${waiting?.deviceCode.code ?? ''}/redeem`, { auth: false })).status).toBe(404);
     expect(await balanceOf(usd)).toBe(99_000);
   });
 });

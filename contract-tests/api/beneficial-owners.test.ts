@@ -135,3 +135,47 @@ describe('updateBeneficialOwner', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("a beneficial owner's identifier, masked by characters", () => {
+  /** An owner created, then its identifier changed, with these identifiers: each answer as masked (the client checks each against the contract). */
+  async function maskedAnswers(identifier: string, changedTo: string): Promise<string[]> {
+    const customerId = await newCustomerId('BUSINESS');
+    const created = await api.POST('/beneficial-owners', { body: { customerId, roles: ['DIRECTOR'], personalInfo: { ...ownerPersonalInfo(), identifier } } });
+    expect(created.response.status).toBe(201);
+    const id = created.data?.id ?? '';
+    const updated = await api.PATCH('/beneficial-owners/{beneficialOwnerId}', { params: { path: { beneficialOwnerId: id } }, body: { personalInfo: { idType: 'PASSPORT', identifier: changedTo } } });
+    expect(updated.response.status).toBe(200);
+    const listed = await api.GET('/beneficial-owners', { params: { query: { customerId } } });
+    const answers = [created.data?.personalInfo.identifier, updated.data?.personalInfo.identifier, (await getOwner(id)).data?.personalInfo.identifier, listed.data?.data[0]?.personalInfo.identifier];
+    return answers.map((a) => a ?? 'missing');
+  }
+
+  itServer('a control character or line terminator among the last four shows none of them (the answer refuses line terminators); one before them is not shown', async () => {
+    const cases: [string, string][] = [
+      ['123456789\n', '****'],
+      ['123-45-67\r\n', '****'],
+      ['12345\u2028', '****'],
+      ['1234\u20295', '****'],
+      ['987\u001B654', '****'],
+      ['9876\u007F', '****'],
+      ['98765\u0085', '****'],
+      ['98765\t4321', '****4321'],
+      ['\n987654321', '****4321'],
+    ];
+    for (const [identifier, masked] of cases) expect(await maskedAnswers(identifier, identifier)).toEqual([masked, masked, masked, masked]);
+  });
+
+  itServer('characters outside the BMP count as one each and are never cut in half', async () => {
+    const cases: [string, string][] = [
+      ['AB😀123', '****😀123'],
+      ['𝟘𝟙𝟚𝟛𝟜', '****𝟙𝟚𝟛𝟜'],
+      ['😀123', '****'], // four characters (five UTF-16 units): none shown
+      ['1234😀', '****234😀'],
+    ];
+    for (const [identifier, masked] of cases) {
+      const answers = await maskedAnswers(identifier, `X${identifier}`);
+      expect(answers).toEqual([masked, identifier === '😀123' ? '****😀123' : masked, ...Array<string>(2).fill(identifier === '😀123' ? '****😀123' : masked)]);
+      for (const answer of answers) expect(answer.isWellFormed()).toBe(true);
+    }
+  });
+});

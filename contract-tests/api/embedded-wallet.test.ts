@@ -153,6 +153,22 @@ describeServer('transfer-out from an Embedded Wallet: a signed retry', () => {
     expect(await p.sent()).toBe(2);
   });
 
+  itServer("a signed retry whose request changed is refused whole (401 REQUEST_ID_INVALID) before the operation judges it", async () => {
+    const p = await payout(1_000);
+    const challenge = await ok<SignedRetryChallenge>(p.send(600), 202);
+    const anotherRequest = { status: 401, code: 'REQUEST_ID_INVALID', reason: 'Request-Id issued for another request' };
+    // Changed so the operation alone would answer 400 INSUFFICIENT_FUNDS, then 404 EXTERNAL_ACCOUNT_NOT_FOUND.
+    expect(await reasonOf(await p.send(5_000, signed(challenge)))).toMatchObject(anotherRequest);
+    const unknownDestination = { source: { accountId: p.walletId }, destination: { accountId: 'ExternalAccount:019542f5-b3e7-1d02-0000-00000000dead' }, amount: 600 };
+    expect(await reasonOf(await w.call('POST', '/transfer-out', unknownDestination, signed(challenge)))).toMatchObject(anotherRequest);
+    // A session's revocation signed for one session, presented for an unknown one (404 SESSION_NOT_FOUND alone).
+    const revocation = await ok<SignedRetryChallenge>(w.revokeSession(p.session.id), 202);
+    expect(await reasonOf(await w.revokeSession('019542f5-b3e7-1d02-0000-00000000dead', signed(revocation)))).toMatchObject(anotherRequest);
+    // Nothing was spent: the unchanged request still goes through.
+    await ok(p.send(600, signed(challenge)), 201);
+    expect(await balanceOf(p.walletId)).toBe(400);
+  });
+
   itServer('Idempotency-Key: the 202 and a 401 are not stored; the signed retry is, and replays for either call', async () => {
     const p = await payout(5_000);
     const key = { 'Idempotency-Key': randomUUID() };

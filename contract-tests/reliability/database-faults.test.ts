@@ -1,7 +1,8 @@
 // The database failing under write load: connections dropped under the servers
 // (pg_terminate_backend) on the machine's PostgreSQL, and a restart of a PostgreSQL of the test's
 // own. Either way a request in flight either commits all of its effect and answers 2xx, or commits
-// nothing and answers 500 in the documented error body (the spec documents no 503); no request
+// nothing and answers 500 in the documented error body (the spec documents no 503), and under
+// dropped connections few answer 500: a transaction lost before its COMMIT runs again; no request
 // hangs; the servers serve again by themselves; and retrying the 500s with their Idempotency-Key
 // gives every write exactly one effect, which the balances and the ledger check confirm.
 import pg from 'pg';
@@ -75,7 +76,7 @@ async function expectOneEffectPerWrite(cl: Cluster, server: ServerProcess, holde
 }
 
 describe('the database failing under write load', () => {
-  it('connections dropped under two servers (pg_terminate_backend): 201 with its effect or 500 without, and they keep serving', async () => {
+  it('connections dropped under two servers (pg_terminate_backend): 201 with its effect or, for at most 13 in 472, 500 without, and they keep serving', async () => {
     const cl = await cluster(postgresAdminUrl());
     const [a, b] = cl.servers as [ServerProcess, ServerProcess];
     const FUNDING = 1_000_000;
@@ -112,7 +113,10 @@ describe('the database failing under write load', () => {
     const counts = statusCounts(sent.map((s) => s.first));
     console.log(`dropped connections: ${sent.length} writes, first answers ${JSON.stringify(counts)}, ${terminated} backends terminated`);
     expect(terminated).toBeGreaterThan(0);
-    expect(counts['500'] ?? 0, 'no drop landed in a request: the test did not test anything').toBeGreaterThan(0);
+    // A transaction whose connection was lost before its COMMIT runs again on a fresh connection:
+    // what is left are COMMITs lost with their connection (issue 42: 35 of 480, and 13 of 472 the
+    // turn before; a pooled connection cut while idle and handed out again was 16 of the 35).
+    expect(counts['500'] ?? 0, `${counts['500']} of ${sent.length} answered 500`).toBeLessThanOrEqual(Math.ceil((sent.length * 13) / 472));
     // Nothing hung: the slowest write still answered within seconds.
     expect(Math.max(...sent.map((s) => s.first.ms))).toBeLessThan(10_000);
     for (const server of [a, b]) {

@@ -1,12 +1,14 @@
 // Security properties only a real deployment shape shows: a dump of the database holds no secret
 // in clear; a wrong secret costs the same time whatever it shares with the real one, and an
 // unknown clientId the same as a known one; bodies over the limits get 413 in the error shape at
-// once; and the limit on failed authentications holds under concurrent attempts on two processes,
-// for the guessing address only.
+// once; the limit on failed authentications holds under concurrent attempts on two processes,
+// for the guessing address only; and so does the limit of wrong e-mailed codes of a wallet.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newClientSecret, secretMatches } from '../../server/tokens/token-secrets.ts';
 import { AUTHENTICATION_LIMIT } from '../../server/tokens/tokens.service.ts';
+import { MAX_OTP_ATTEMPTS } from '../../server/wallet-auth/sessions.service.ts';
+import { otpProof, walletCalls } from '../support/wallets.ts';
 import { call, postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -205,5 +207,52 @@ describe('security', () => {
       expect(ahead).toBeGreaterThan(4.5 * 60);
     }
     console.log(`60 concurrent wrong attempts per round over two processes from one address: ${report.join(' ')}`);
+  }, 120_000);
+
+  it('failure-limit state is one row per (clientId, address) pair counted now, not per failure, and kept no longer than its failures are counted', async () => {
+    const cl = await cluster(1, { TRUST_PROXY: 'loopback' });
+    const [server] = cl.servers as [ServerProcess];
+    const rows = () => withDatabase(cl.databaseUrl, async (db) => Number((await db.query<{ n: string }>('select count(*) as n from failure_limits')).rows[0]?.n));
+    const created = await ok(server, cl.token, 'POST', '/tokens', { name: 'counted', permissions: ['VIEW'] }, 201);
+    const target = { clientId: created.clientId as string, clientSecret: created.clientSecret as string };
+    const send = (credentials: { clientId: string; clientSecret: string }, address: string) => tryCall(server, credentials, 'GET', '/config', undefined, { 'X-Forwarded-For': address });
+    // 200 wrong secrets of one clientId from one address, and 3 unknown clientIds from another: four pairs.
+    const wrongSecrets = statusCounts(await Promise.all(Array.from({ length: 200 }, (_, i) => send({ ...target, clientSecret: mutate(target.clientSecret, i % 40) }, '192.0.2.10'))));
+    expect(wrongSecrets).toEqual({ 401: MAX_FAILURES, 429: 200 - MAX_FAILURES });
+    for (let i = 0; i < 3; i++) expect((await send(newCredentials(), '192.0.2.11')).status).toBe(401);
+    expect(await rows()).toBe(4);
+    // The right secret from 20 addresses (each authenticated by the database once): nothing kept.
+    for (let i = 0; i < 20; i++) expect((await send(target, `198.51.100.${i}`)).status).toBe(200);
+    expect(await rows()).toBe(4);
+    // Once their failures have come back, the next failure counted forgets them, without waiting for the hourly housekeeping.
+    await advanceClock(server.origin, 5 * 60_000 + 1_000);
+    expect((await send({ ...target, clientSecret: 'sk_sandbox_wrong' }, '203.0.113.5')).status).toBe(401);
+    expect(await rows()).toBe(1);
+  }, 120_000);
+
+  it(`at most ${MAX_OTP_ATTEMPTS} of 30 wrong e-mailed codes sent at once to two processes are judged against the code, which they then void`, async () => {
+    const cl = await cluster(2);
+    const [a, b] = cl.servers.map((server) => walletCalls(server.baseUrl, cl.token)) as [ReturnType<typeof walletCalls>, ReturnType<typeof walletCalls>];
+    const report: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      // A new EMAIL_OTP credential is e-mailed its first code at once.
+      const { walletId } = await a.newWallet();
+      const credential = (await (await a.addCredential({ type: 'EMAIL_OTP', accountId: walletId, email: 'jane.doe@example.com' })).json()) as { id: string };
+      const replies = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const res = await (i % 2 === 0 ? a : b).verify(credential.id, otpProof(String(100_000 + i)));
+          return { status: res.status, body: (await res.json()) as { code?: string; message?: string } };
+        }),
+      );
+      const judged = replies.filter((r) => r.body.message?.startsWith('The code is not the last one e-mailed') === true).length;
+      const unjudged = replies.filter((r) => r.body.message?.startsWith('No code is pending') === true).length;
+      report.push(`${judged} judged, ${unjudged} not`);
+      expect(replies.every((r) => r.status === 401 || r.status === 400)).toBe(true);
+      expect(judged + unjudged).toBe(30);
+      expect(judged).toBe(MAX_OTP_ATTEMPTS);
+      // The code is void: the right one no longer opens a session, on either process.
+      for (const server of [a, b]) expect((await server.verify(credential.id, otpProof())).status).not.toBe(200);
+    }
+    console.log(`30 wrong e-mailed codes at once over two processes, per round: ${report.join('; ')}`);
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import type { components } from '../../generated/openapi.js';
 import { sandboxNameCheck } from '../../server/external-accounts/account-info.ts';
 import { BENEFICIARY_NAME_CHECK, beneficiaryNameCheck } from '../../server/simulation/beneficiary-name-check.ts';
 import { checkMagicValue, SANDBOX_MAGIC_VALUES, type MagicValueField } from '../../server/simulation/embedded-wallet.ts';
+import { sameText } from '../../server/shared/constant-time.ts';
 import { KYB_OUTCOMES, kybOutcome } from '../../server/simulation/kyb.ts';
 import { KYC_OUTCOMES, kycOutcome } from '../../server/simulation/kyc.ts';
 import type { PaymentOutcome } from '../../server/simulation/payment-outcome.ts';
@@ -304,10 +305,10 @@ describe('embedded-wallet', () => {
     ['oidcToken', 'sandbox-valid-oidc-token', 'Invalid OIDC token'],
     ['Service-Wallet-Signature', 'sandbox-valid-signature', 'Invalid Service-Wallet-Signature'],
   ] as const)('%s accepts %s and otherwise fails with "%s"', (field, value, reason) => {
-    expect(checkMagicValue(field, value)).toEqual({ ok: true });
+    expect(checkMagicValue(field, value, sameText)).toEqual({ ok: true });
     const failure = { ok: false, httpStatus: 401, code: 'UNAUTHORIZED', reason };
     for (const wrong of ['', `${value} `, value.toUpperCase() === value ? '000001' : value.toUpperCase(), 'x']) {
-      expect(checkMagicValue(field, wrong)).toEqual(failure);
+      expect(checkMagicValue(field, wrong, sameText)).toEqual(failure);
     }
   });
 
@@ -315,14 +316,14 @@ describe('embedded-wallet', () => {
     const fields = Object.keys(SANDBOX_MAGIC_VALUES) as MagicValueField[];
     for (const field of fields) {
       for (const other of fields.filter((f) => f !== field)) {
-        expect(checkMagicValue(field, SANDBOX_MAGIC_VALUES[other].value).ok).toBe(false);
+        expect(checkMagicValue(field, SANDBOX_MAGIC_VALUES[other].value, sameText).ok).toBe(false);
       }
     }
   });
 
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20ifQ.c2ln';
   it('verifying an OAUTH credential accepts only the magic value', () => {
-    expect(checkMagicValue('oidcToken', jwt)).toMatchObject({ ok: false, reason: 'Invalid OIDC token' });
+    expect(checkMagicValue('oidcToken', jwt, sameText)).toMatchObject({ ok: false, reason: 'Invalid OIDC token' });
   });
 });
 

@@ -18,7 +18,7 @@ import { countedSince, findAction, insertAction, type AgentActionRow } from './a
 import { callingAgent, requireCustomerAccount } from './agent-operations.service.ts';
 import { applyPolicy } from './agent-policy.ts';
 import { startOfDay, startOfMonth } from './agent-usage.ts';
-import { findAgentForUpdate, type AgentRow } from './agents.repository.ts';
+import { findLiveAgentForUpdate, type AgentRow } from './agents.repository.ts';
 
 type Schemas = components['schemas'];
 type AgentAction = Schemas['AgentAction'];
@@ -49,7 +49,7 @@ async function decide(ctx: PlatformContext, agent: AgentRow, accounts: readonly 
 
 /** The calling agent, locked: its submissions are evaluated one at a time. */
 async function lockCallingAgent(ctx: RequestContext): Promise<AgentRow> {
-  const agent = await findAgentForUpdate(ctx.db, callingAgent(ctx).credentialId);
+  const agent = await findLiveAgentForUpdate(ctx.db, callingAgent(ctx).credentialId);
   if (agent === undefined) throw unauthorized('Invalid or revoked access token', 'UNAUTHORIZED', 'Bearer');
   return agent;
 }

@@ -1,5 +1,6 @@
 // Agents and their device codes. A deleted agent keeps its row (its actions name it) but is never
-// found again: not by id, not by its access token. Locks are taken agent first, then its codes
+// found again: not by id, not by its access token. An agent of a deleted customer keeps its row too,
+// but its token and device codes no longer find it: it acts for no one. Locks are taken agent first, then its codes
 // (issuing, redeeming, deleting): two orders would deadlock each other.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -33,8 +34,21 @@ export async function findAgentForUpdate(db: Db, id: string): Promise<AgentRow |
   return db.selectFrom('agents').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
 }
 
+const ofLiveCustomer = sql<boolean>`exists (select 1 from customers c where c.id = agents.customer_id and not c.is_deleted)`;
+
 export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<AgentRow | undefined> {
-  return db.selectFrom('agents').selectAll().where('access_token_hash', '=', tokenHash).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('agents')
+    .selectAll('agents')
+    .where('access_token_hash', '=', tokenHash)
+    .where('deleted_at', 'is', null)
+    .where(ofLiveCustomer)
+    .executeTakeFirst();
+}
+
+/** The agent, locked, when it may still act or connect: neither it nor its customer deleted. */
+export async function findLiveAgentForUpdate(db: Db, id: string): Promise<AgentRow | undefined> {
+  return db.selectFrom('agents').selectAll().where('id', '=', id).where('deleted_at', 'is', null).where(ofLiveCustomer).forUpdate().executeTakeFirst();
 }
 
 type AgentListParams = Pick<AgentFilters, 'customerId' | 'isPaused' | 'isConnected'> & TimeWindow & { platformId: string };

@@ -20,6 +20,7 @@ import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
   findAgent,
   findAgentForUpdate,
+  findLiveAgentForUpdate,
   findDeviceCode,
   findDeviceCodeForUpdate,
   insertAgent,
@@ -211,7 +212,7 @@ export async function countUnknownCode(ctx: ServiceContext, address: string): Pr
 export async function redeemDeviceCode(ctx: ServiceContext, code: string): Promise<Schemas['AgentDeviceCodeRedeemResponse']> {
   // The agent is locked before its code, as issuing a code does (agents.repository.ts).
   const found = await findDeviceCode(ctx.db, sha256(code));
-  const agent = found === undefined ? undefined : await findAgentForUpdate(ctx.db, found.agent_id);
+  const agent = found === undefined ? undefined : await findLiveAgentForUpdate(ctx.db, found.agent_id);
   const codeRow = agent === undefined ? undefined : await findDeviceCodeForUpdate(ctx.db, sha256(code));
   if (codeRow === undefined || agent === undefined) throw notFound('DEVICE_CODE_NOT_FOUND', 'No such device code.');
   if (codeRow.redeemed_at !== null) throw badRequest('DEVICE_CODE_ALREADY_REDEEMED', 'This device code was already redeemed.');

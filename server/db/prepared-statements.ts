@@ -10,6 +10,7 @@
 // is sent again at once. One inside a transaction cannot be: its transaction is rolled back, and
 // the unit of work runs it again (`againIfStalePlan`), on statements prepared for the new shape.
 import pg from 'pg';
+import { isConnectionLoss, neverSent, rememberLossBeforeCommit, transactionStep } from './lost-connections.ts';
 
 const MAX_NAMED = 1000;
 
@@ -55,16 +56,44 @@ export class PreparingClient extends pg.Client {
     const [text, values] = args;
     const index = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 && !text.endsWith(PLANNED_PER_CALL) ? indexOf(text) : undefined;
     const query = super.query.bind(this) as (...a: unknown[]) => never;
-    if (index === undefined) return query(...args);
+    if (typeof text === 'string') this.#track(text);
+    if (index === undefined) {
+      const sent: unknown = query(...args);
+      return (sent instanceof Promise ? sent.catch((err: unknown) => this.#lost(err, text)) : sent) as never;
+    }
     const sentIn = generation;
     const run = () => this.#named(`s${generation}_${index}`, text as string, values as unknown[]);
-    return run().catch((err: unknown) => {
-      if (!planChanged(err)) throw err;
-      // Once per change, however many connections meet it.
-      if (generation === sentIn) generation += 1;
-      if (this.getTransactionStatus() === 'I') return run();
-      throw err;
-    }) as never;
+    return run()
+      .catch((err: unknown) => {
+        if (!planChanged(err)) throw err;
+        // Once per change, however many connections meet it.
+        if (generation === sentIn) generation += 1;
+        if (this.getTransactionStatus() === 'I') return run();
+        throw err;
+      })
+      .catch((err: unknown) => this.#lost(err, text)) as never;
+  }
+
+  /** Whether the connection's last transaction may have committed: its COMMIT was sent (true outside any: a statement of its own commits itself). */
+  #commitSent = true;
+
+  #track(text: string): void {
+    const step = transactionStep(text);
+    if (step !== undefined) this.#commitSent = step === 'commit';
+  }
+
+  /**
+   * A lost connection is closed, so the pool drops it, and its error says whether its transaction
+   * cannot have committed (lost-connections.ts): its COMMIT was not sent yet, or `pg` refused to
+   * send it (a rollback refused after a COMMIT that was sent is no such proof).
+   */
+  #lost(err: unknown, text: unknown): never {
+    if (isConnectionLoss(err)) {
+      if (typeof text === 'string' && transactionStep(text) === 'commit' && neverSent(err)) this.#commitSent = false;
+      if (!this.#commitSent) rememberLossBeforeCommit(err);
+      this.end().catch(() => {});
+    }
+    throw err;
   }
 
   /**

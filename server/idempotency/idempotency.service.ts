@@ -10,6 +10,7 @@ import { addMs } from '../shared/clock.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { conflict, unprocessable } from '../shared/errors.ts';
 import { deleteResponsesBefore, findStoredResponse, storeResponse, tryLockKey, type KeyScope } from './idempotency.repository.ts';
+import { sameText } from '../shared/constant-time.ts';
 
 export type { KeyScope };
 
@@ -34,7 +35,7 @@ export async function claimKey(ctx: ServiceContext, scope: KeyScope, fingerprint
   if (!(await tryLockKey(ctx.db, scope))) throw conflict('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress.');
   const stored = await findStoredResponse(ctx.db, scope);
   if (stored === undefined || stored.createdAt.getTime() <= ctx.clock.now().getTime() - RETENTION_MS) return undefined;
-  if (stored.requestHash !== fingerprint) throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
+  if (!sameText(stored.requestHash, fingerprint)) throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
   return JSON.parse(ctx.keys.open(stored.response)) as StoredResponse;
 }
 

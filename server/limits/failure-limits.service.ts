@@ -26,6 +26,9 @@ export const limitKey = (limit: FailureLimit, ...parts: string[]): string => `${
 
 const intervalOf = (limit: FailureLimit) => limit.periodMs / limit.max;
 
+/** Recovered keys forgotten with each failure recorded: more than the one it may add. */
+const SWEPT_PER_FAILURE = 4;
+
 /**
  * Milliseconds until the key has an attempt again (0: it has one now): never more than one
  * interval, though a failure recorded just after this request read the clock (on another process,
@@ -56,7 +59,9 @@ export async function checkFailureLimit(ctx: ServiceContext, limit: FailureLimit
 export async function countFailure(ctx: ServiceContext, limit: FailureLimit, key: string): Promise<{ exhausted: boolean }> {
   const at = realNow(ctx.clock);
   const interval = intervalOf(limit);
-  const recovered = await recordFailure(ctx.db, key, at, interval, new Date(at.getTime() + limit.max * interval));
+  // Each failure recorded forgets more keys that have recovered than it can add, so the table holds
+  // the keys counted now, however many failures were made (migration 0020's index finds them).
+  const recovered = await recordFailure(ctx.db, key, at, interval, new Date(at.getTime() + limit.max * interval), SWEPT_PER_FAILURE);
   if (recovered === undefined) {
     refuseWhileExhausted(limit, await findRecovery(ctx.db, key), at);
     // An attempt came back in between: this one is still refused, briefly.

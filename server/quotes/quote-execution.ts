@@ -63,7 +63,7 @@ export async function lockQuote(ctx: PlatformContext, quoteId: string): Promise<
  */
 export async function checkQuoteRequestIdFirst(ctx: PlatformContext, quote: QuoteRow, headers: SignatureHeaders): Promise<void> {
   if (headers.requestId === undefined || quote.source_account_id?.startsWith('InternalAccount:') !== true) return;
-  if ((await requireInternalAccount(ctx, quote.source_account_id)).type === 'EMBEDDED_WALLET') await checkIssuedRequestFirst(ctx, 'executeQuote', headers);
+  if ((await requireInternalAccount(ctx, quote.source_account_id)).type === 'EMBEDDED_WALLET') await checkIssuedRequestFirst(ctx, { operation: 'executeQuote', targetId: quote.id }, headers);
 }
 
 /**

@@ -7,6 +7,7 @@ import { hash } from 'node:crypto';
 import { badRequest } from './errors.ts';
 import { isId } from './ids.ts';
 import type { Keyring } from './keyring.ts';
+import { sameText } from './constant-time.ts';
 
 export interface PageRequest {
   limit: number;
@@ -49,7 +50,7 @@ function decodeCursor(keys: Keyring, cursor: string, filterDigest: string): { af
   }
   // Authentic cursors are well-formed; checked anyway, as a second line of defence.
   const createdAt = new Date(typeof raw.c === 'string' ? raw.c : Number.NaN);
-  if (typeof raw.i !== 'string' || !isId(raw.i) || Number.isNaN(createdAt.getTime()) || raw.f !== filterDigest) throw invalidCursor();
+  if (typeof raw.i !== 'string' || !isId(raw.i) || Number.isNaN(createdAt.getTime()) || typeof raw.f !== 'string' || !sameText(raw.f, filterDigest)) throw invalidCursor();
   if (raw.t !== undefined && !(typeof raw.t === 'number' && Number.isSafeInteger(raw.t) && raw.t >= 0)) throw invalidCursor();
   return { after: { createdAt, id: raw.i }, ...(raw.t === undefined ? {} : { total: raw.t }) };
 }
@@ -100,7 +101,7 @@ function decodeKeyCursor(keys: Keyring, cursor: string, filterDigest: string): s
   } catch {
     throw invalidCursor();
   }
-  if (typeof raw.k !== 'string' || raw.f !== filterDigest) throw invalidCursor();
+  if (typeof raw.k !== 'string' || typeof raw.f !== 'string' || !sameText(raw.f, filterDigest)) throw invalidCursor();
   return raw.k;
 }
 

@@ -1,20 +1,19 @@
 // API token credentials this process has verified, so a request with a recently seen token needs no
 // database round trip to authenticate. Only the SHA-256 of the secret is kept, as in the database,
-// as text, and compared as text: no Buffer per request (bench/README.md). The time a comparison
-// takes can tell a guesser at most how much of its digest matches the stored one, which brings no
-// secret closer. An entry is for one clientId from one client address (the failed
-// authentication limit throttles a clientId per address: tokens.service.ts), is used only while
-// `usable()` holds, and a revocation (a deleted token: every address; a clientId throttled for one
-// address: that address) drops it on every process before it answers: see shared-credential-cache.ts
-// for several processes on one PostgreSQL.
+// and compared in constant time, as every digest of a secret is (shared/constant-time.ts). An
+// entry is for one clientId from one client address (the failed authentication limit throttles a
+// clientId per address: tokens.service.ts), is used only while `usable()` holds, and a revocation
+// (a deleted token: every address; a clientId throttled for one address: that address) drops it on
+// every process before it answers: see shared-credential-cache.ts for several processes on one
+// PostgreSQL.
 import type { CredentialCache, TokenPrincipal } from '../context/context.ts';
 import type { Db } from '../db/database.ts';
-import { secretDigest } from './token-secrets.ts';
+import { secretMatches } from './token-secrets.ts';
 
 interface Entry {
   principal: TokenPrincipal;
-  /** secretDigest() of the secret. */
-  digest: string;
+  /** SHA-256 of the secret (hashSecret). */
+  digest: Buffer;
   expiresAt: number;
 }
 
@@ -52,7 +51,7 @@ export abstract class CredentialCacheBase implements CredentialCache {
       this.#entries.delete(subject);
       return undefined;
     }
-    return secretDigest(secret) === entry.digest ? entry.principal : undefined;
+    return secretMatches(secret, entry.digest) ? entry.principal : undefined;
   }
 
   /** Read before a database lookup and handed to `remember`: a revocation in between voids it. */
@@ -72,7 +71,7 @@ export abstract class CredentialCacheBase implements CredentialCache {
       const oldest = this.#entries.keys().next();
       if (oldest.done !== true) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(subject, { principal, digest: secretHash.toString('base64'), expiresAt: performance.now() + ENTRY_TTL_MS });
+    this.#entries.set(subject, { principal, digest: secretHash, expiresAt: performance.now() + ENTRY_TTL_MS });
   }
 
   /** Drops what `subject` (revocationSubject) names: one address's entry, or a clientId's from every address. */

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { retryRead } from '../db/transaction-retry.ts';
 import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -29,14 +30,16 @@ export interface CredentialState {
  * `clientId` (none asked for when undefined) and the failures counted under `limitKey`.
  */
 export async function findCredentialState(db: Db, clientId: string | undefined, limitKey: string): Promise<CredentialState> {
-  const row = await db
-    .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
-    .leftJoin('api_tokens', (join) =>
-      join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
-    )
-    .leftJoin('failure_limits', (join) => join.on('failure_limits.key', '=', sql.val(limitKey)))
-    .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'failure_limits.recovered_at'])
-    .executeTakeFirstOrThrow();
+  const row = await retryRead(() =>
+    db
+      .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
+      .leftJoin('api_tokens', (join) =>
+        join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
+      )
+      .leftJoin('failure_limits', (join) => join.on('failure_limits.key', '=', sql.val(limitKey)))
+      .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'failure_limits.recovered_at'])
+      .executeTakeFirstOrThrow(),
+  );
   return {
     token: row.id === null || row.platform_id === null || row.permissions === null || row.secret_hash === null ? undefined : { id: row.id, platform_id: row.platform_id, permissions: row.permissions, secret_hash: row.secret_hash },
     recoveredAt: row.recovered_at ?? undefined,

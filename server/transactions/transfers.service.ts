@@ -99,7 +99,7 @@ export async function createTransferOut(
   headers: SignatureHeaders,
 ): Promise<Signed<Transaction>> {
   const source = await requireInternalAccount(ctx, body.source.accountId);
-  if (source.type === 'EMBEDDED_WALLET') await checkSignedRetryFirst(ctx, 'createTransferOut', headers);
+  if (source.type === 'EMBEDDED_WALLET') await checkSignedRetryFirst(ctx, { operation: 'createTransferOut', targetId: source.id, body }, headers);
   const prepared = await prepareTransferOut(ctx, body, { signedByWallet: true });
   if (source.type === 'EMBEDDED_WALLET') {
     const shown = { amount: body.amount, currency: source.currency, destinationAccountId: body.destination.accountId };

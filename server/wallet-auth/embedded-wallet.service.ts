@@ -2,7 +2,7 @@
 // its credentials, each only once the wallet's owner signed it (the signed-retry pattern).
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
-import { changeWalletSettings, requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
+import { canonicalAccountId, changeWalletSettings, requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import { checkSignedRetryFirst, requireWalletSignature, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
 
 type InternalAccount = components['schemas']['InternalAccount'];
@@ -14,7 +14,7 @@ export async function updateEmbeddedWallet(
   body: components['schemas']['InternalAccountUpdateRequest'],
   headers: SignatureHeaders,
 ): Promise<Signed<InternalAccount>> {
-  await checkSignedRetryFirst(ctx, 'updateInternalAccount', headers);
+  await checkSignedRetryFirst(ctx, { operation: 'updateInternalAccount', targetId: canonicalAccountId(accountId), body }, headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'updateInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
   if (!outcome.signed) return outcome;
@@ -28,7 +28,7 @@ export async function exportEmbeddedWallet(
   body: components['schemas']['InternalAccountExportRequest'],
   headers: SignatureHeaders,
 ): Promise<Signed<components['schemas']['InternalAccountExportResponse']>> {
-  await checkSignedRetryFirst(ctx, 'exportInternalAccount', headers);
+  await checkSignedRetryFirst(ctx, { operation: 'exportInternalAccount', targetId: canonicalAccountId(accountId), body }, headers);
   const wallet = await requireEmbeddedWallet(ctx, accountId);
   const outcome = await requireWalletSignature(ctx, { wallet, operation: 'exportInternalAccount', target: { field: 'accountId', id: wallet.id }, body }, headers);
   if (!outcome.signed) return outcome;

@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { checkMagicValue } from '../simulation/embedded-wallet.ts';
 import { identityFromClaims } from './oidc-claims.ts';
 import type { WalletProofs } from '../context/wallet-proofs.ts';
+import { sameText } from '../shared/constant-time.ts';
 
 /** The WebAuthn client data of a registration, base64url JSON. */
 function registrationChallenge(clientDataJson: string): string | undefined {
@@ -36,22 +37,22 @@ export const sandboxProofs: WalletProofs = {
     return identityFromClaims(claims, now);
   },
   async oidcMatches(token) {
-    return checkMagicValue('oidcToken', token).ok;
+    return checkMagicValue('oidcToken', token, sameText).ok;
   },
   async passkeyRegistration(challenge, attestation) {
     const answered = registrationChallenge(attestation.clientDataJson);
     if (answered === undefined) return { ok: false, problem: 'attestation.clientDataJson is not WebAuthn client data of type webauthn.create.' };
-    if (stripPadding(answered) !== stripPadding(challenge)) return { ok: false, problem: 'The attestation answers another challenge than the top-level challenge.' };
+    if (!sameText(stripPadding(answered), stripPadding(challenge))) return { ok: false, problem: 'The attestation answers another challenge than the top-level challenge.' };
     return { ok: true, value: true };
   },
   async passkeyAssertion(_challenge, assertion, registeredCredentialId) {
-    return stripPadding(assertion.credentialId) === stripPadding(registeredCredentialId) && checkMagicValue('assertion.signature', assertion.signature).ok;
+    return stripPadding(assertion.credentialId) === stripPadding(registeredCredentialId) && checkMagicValue('assertion.signature', assertion.signature, sameText).ok;
   },
   newOtp: () => '000000',
   sealSessionKey: stubSealed,
   sealWalletCredentials: stubSealed,
   async signer(_payload, signature, candidates) {
-    if (!checkMagicValue('Service-Wallet-Signature', signature).ok) return { failure: 'INVALID_SIGNATURE' };
+    if (!checkMagicValue('Service-Wallet-Signature', signature, sameText).ok) return { failure: 'INVALID_SIGNATURE' };
     const first = candidates[0];
     return first === undefined ? { failure: 'NO_ACTIVE_SESSION' } : { sessionId: first.id };
   },

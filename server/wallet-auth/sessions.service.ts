@@ -19,9 +19,10 @@ import {
   insertSession,
   markRequestUsed,
   pageActiveSessions,
-  recordOtpFailure,
+  takeOtpAttempt as takeOtpAttemptRow,
   revokeSession as revokeSessionRow,
   updateCredential,
+  voidUsedUpOtp,
   type CredentialRow,
 } from './wallet-auth.repository.ts';
 
@@ -38,7 +39,7 @@ export const OTP_LIFETIME_MS = 10 * 60_000;
  */
 export const MAX_OTP_ATTEMPTS = 5;
 
-/** A wrong proof. A wrong e-mailed code (`otpHash`: the code it was checked against) is counted against that code although the request's transaction rolls back. */
+/** A wrong proof. A wrong e-mailed code (`otpHash`: the code it was judged against) took one of that code's attempts before it was judged, whatever happens to the request's transaction. */
 export class ProofFailure extends Error {
   readonly credentialId: string;
   readonly error: ApiError;
@@ -55,13 +56,14 @@ export class ProofFailure extends Error {
 const reasonOf = (field: keyof typeof SANDBOX_MAGIC_VALUES) => SANDBOX_MAGIC_VALUES[field].failureReason;
 
 /** The key the session is sealed to, once the proof holds. */
-async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<string> {
+async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined, otpAttempt: string | undefined): Promise<string> {
   const now = ctx.clock.now();
   const fail = (reason: string, message: string) => new ProofFailure(credential.id, proofRejected(reason, message));
   if (body.type === 'EMAIL_OTP') {
-    const live = credential.otp_hash !== null && credential.otp_sent_at !== null && credential.otp_sent_at.getTime() + OTP_LIFETIME_MS > now.getTime();
+    const live = otpAttempt !== undefined && credential.otp_sent_at !== null && credential.otp_sent_at.getTime() + OTP_LIFETIME_MS > now.getTime();
     if (!live) throw fail(reasonOf('otp'), 'No code is pending (none was e-mailed, it was used, or wrong codes used up its attempts), or it is more than 10 minutes old: ask for a new one with /challenge.');
-    const pending = credential.otp_hash ?? '';
+    // Judged against the code whose attempt was taken (a newer one then fails to be consumed).
+    const pending = otpAttempt ?? '';
     if (!ctx.keys.verifyMac(`${credential.id}:${body.otp}`, pending)) {
       throw new ProofFailure(credential.id, proofRejected(reasonOf('otp'), `The code is not the last one e-mailed; after ${MAX_OTP_ATTEMPTS} wrong codes it stops working, and /challenge e-mails a new one.`), pending);
     }
@@ -86,10 +88,16 @@ async function provenClientKey(ctx: PlatformContext, credential: CredentialRow, 
 }
 
 /** Opens a session; throws ProofFailure for a wrong proof (the caller records it outside the transaction). */
-export async function verifyCredential(ctx: PlatformContext, credentialId: string, body: Schemas['AuthCredentialVerifyRequest'], requestId: string | undefined): Promise<Schemas['AuthSessionWithSigningKey']> {
+export async function verifyCredential(
+  ctx: PlatformContext,
+  credentialId: string,
+  body: Schemas['AuthCredentialVerifyRequest'],
+  requestId: string | undefined,
+  otpAttempt?: string,
+): Promise<Schemas['AuthSessionWithSigningKey']> {
   const credential = await requireLiveCredential(ctx, credentialId);
   if (body.type !== credential.type) throw invalidField('/type', `Credential ${credential.id} is ${credential.type}, not ${body.type}.`, 'const');
-  const clientPublicKey = await provenClientKey(ctx, credential, body, requestId);
+  const clientPublicKey = await provenClientKey(ctx, credential, body, requestId, otpAttempt);
   const now = ctx.clock.now();
   const session = await insertSession(ctx.db, {
     id: newOpaqueId(),
@@ -104,9 +112,20 @@ export async function verifyCredential(ctx: PlatformContext, credentialId: strin
   return toNewAuthSession(session, credential.type, ctx.walletProofs.sealSessionKey(clientPublicKey));
 }
 
-/** Counts a wrong e-mailed code against the code it was checked against (`ctx.db` outside the failed request's transaction); the last allowed voids it. */
+/**
+ * For an e-mailed code, one of the pending code's attempts, taken before the code is judged and
+ * committed at once (`ctx.db` outside the verification's transaction): however many arrive at once,
+ * on however many processes, no more than MAX_OTP_ATTEMPTS are judged against a code. The code's
+ * MAC, or undefined when it has none left (or none is pending): the attempt is then judged against
+ * nothing.
+ */
+export async function takeOtpAttempt(ctx: PlatformContext, credentialId: string): Promise<string | undefined> {
+  return takeOtpAttemptRow(ctx.db, ctx.platformId, credentialId, MAX_OTP_ATTEMPTS, addMs(ctx.clock.now(), -OTP_LIFETIME_MS));
+}
+
+/** A wrong e-mailed code that took its code's last attempt voids it (`ctx.db` outside the failed request's transaction). */
 export async function countOtpFailure(ctx: PlatformContext, failure: ProofFailure): Promise<void> {
-  if (failure.otpHash !== undefined) await recordOtpFailure(ctx.db, failure.credentialId, failure.otpHash, MAX_OTP_ATTEMPTS);
+  if (failure.otpHash !== undefined) await voidUsedUpOtp(ctx.db, failure.credentialId, failure.otpHash, MAX_OTP_ATTEMPTS);
 }
 
 export async function listSessions(ctx: PlatformContext, query: { accountId: string; limit?: number; cursor?: string }): Promise<Schemas['AuthSessionListResponse']> {
@@ -117,7 +136,7 @@ export async function listSessions(ctx: PlatformContext, query: { accountId: str
 }
 
 export async function revokeSession(ctx: PlatformContext, sessionId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
-  await checkSignedRetryFirst(ctx, 'revokeAuthSession', headers);
+  await checkSignedRetryFirst(ctx, { operation: 'revokeAuthSession', targetId: sessionId }, headers);
   const session = await findActiveSession(ctx.db, ctx.platformId, sessionId, ctx.clock.now());
   if (session === undefined) throw notFound('SESSION_NOT_FOUND', 'No such active session.');
   const wallet = await requireEmbeddedWallet(ctx, session.account_id);

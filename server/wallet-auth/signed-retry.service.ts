@@ -6,8 +6,9 @@
 // against the wallet's active sessions. The request lives in the database and is spent, in the
 // caller's transaction, by the retry that succeeds, so it authorizes exactly one effect whatever
 // server the retry reaches; a retry that fails rolls back and spends nothing. A presented Request-Id
-// is checked before anything else the request could fail on (checkSignedRetryFirst), so a spent
-// one always answers 401 REQUEST_ID_REUSED.
+// is checked, against the whole request, before anything else the request could fail on
+// (checkSignedRetryFirst), so a spent one always answers 401 REQUEST_ID_REUSED and one presented
+// with a changed request 401 REQUEST_ID_INVALID.
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context/context.ts';
@@ -27,6 +28,7 @@ import {
   markRequestUsed,
   type WalletRequestRow,
 } from './wallet-auth.repository.ts';
+import { sameText } from '../shared/constant-time.ts';
 
 type Schemas = components['schemas'];
 
@@ -111,34 +113,51 @@ export function usableRequest(ctx: PlatformContext, request: WalletRequestRow | 
   return request;
 }
 
-/** A presented Request-Id, locked: one that can still be answered, issued for `operation`; 401 otherwise. */
-async function checkRequestId(ctx: PlatformContext, operation: WalletAction['operation'], requestId: string): Promise<void> {
+/**
+ * What a retry presents, as far as its request alone tells before anything is looked up: the
+ * operation, the resource acted on (its canonical id) and, for an operation with a body, the body
+ * signed (as the action names it).
+ */
+export interface RetryRequest {
+  operation: WalletAction['operation'];
+  targetId: string;
+  body?: unknown;
+}
+
+/** Whether a signing request was issued for this operation, resource and body. */
+const issuedFor = (request: WalletRequestRow, retry: RetryRequest): boolean =>
+  request.operation === retry.operation && request.target_id === retry.targetId && sameText(request.body_sha256 ?? '', bodyHash(retry.body) ?? '');
+
+/** A presented Request-Id, locked: one that can still be answered, issued for this very request; 401 otherwise. */
+async function checkRequestId(ctx: PlatformContext, retry: RetryRequest, requestId: string): Promise<void> {
   const request = usableRequest(ctx, await findWalletRequestForUpdate(ctx.db, ctx.platformId, requestId));
-  if (request.operation !== operation) throw requestIdInvalid('Request-Id issued for another request');
+  if (!issuedFor(request, retry)) throw requestIdInvalid('Request-Id issued for another request');
 }
 
 /**
- * The first check of a signed-retry operation, before it looks anything up: with signature headers,
- * both must be there and the Request-Id usable for `operation` (its resource and body are matched
- * when the signature is checked). Without them it passes: the operation answers its 202.
+ * The first check of a signed-retry operation, before it looks anything up or judges anything: with
+ * signature headers, both must be there and the Request-Id usable for this request whole (its
+ * operation, resource and body), so a retry whose body changed answers 401 REQUEST_ID_INVALID,
+ * never what the changed body would have failed on. Without them it passes: the operation answers
+ * its 202.
  */
-export async function checkSignedRetryFirst(ctx: PlatformContext, operation: WalletAction['operation'], headers: SignatureHeaders): Promise<void> {
+export async function checkSignedRetryFirst(ctx: PlatformContext, retry: RetryRequest, headers: SignatureHeaders): Promise<void> {
   if (headers.signature === undefined && headers.requestId === undefined) return;
   if (headers.requestId === undefined) throw unauthorized('Missing Request-Id', 'REQUEST_ID_MISSING');
-  await checkRequestId(ctx, operation, headers.requestId);
+  await checkRequestId(ctx, retry, headers.requestId);
   if (headers.signature === undefined) throw unauthorized('Missing Service-Wallet-Signature');
 }
 
 /** The first check of a signature over a request issued beforehand (a wallet quote's): its Request-Id, when presented. */
-export async function checkIssuedRequestFirst(ctx: PlatformContext, operation: WalletAction['operation'], headers: SignatureHeaders): Promise<void> {
-  if (headers.requestId !== undefined) await checkRequestId(ctx, operation, headers.requestId);
+export async function checkIssuedRequestFirst(ctx: PlatformContext, retry: RetryRequest, headers: SignatureHeaders): Promise<void> {
+  if (headers.requestId !== undefined) await checkRequestId(ctx, retry, headers.requestId);
 }
 
 /** Checks a signature over a locked signing request of the action and spends the request. */
 async function acceptSignature(ctx: PlatformContext, action: WalletAction, found: WalletRequestRow | undefined, signature: string): Promise<SignatureOutcome> {
   const now = ctx.clock.now();
   const request = usableRequest(ctx, found);
-  if (request.operation !== action.operation || request.account_id !== action.wallet.id || request.target_id !== action.target.id || request.body_sha256 !== bodyHash(action.body)) {
+  if (request.account_id !== action.wallet.id || !issuedFor(request, { operation: action.operation, targetId: action.target.id, body: action.body })) {
     throw requestIdInvalid('Request-Id issued for another request');
   }
   const sessions = await listActiveSessions(ctx.db, action.wallet.id, now);

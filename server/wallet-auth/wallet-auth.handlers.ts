@@ -4,7 +4,7 @@ import { withoutTransaction, type AreaHandlers } from '../context/handler-types.
 import { exportEmbeddedWallet, updateEmbeddedWallet } from './embedded-wallet.service.ts';
 import { answerSigned } from './signed-answer.ts';
 import { challengeCredential, createCredential, listCredentials, revokeCredential } from './wallet-auth.service.ts';
-import { countOtpFailure, listSessions, ProofFailure, revokeSession, verifyCredential } from './sessions.service.ts';
+import { countOtpFailure, listSessions, ProofFailure, revokeSession, takeOtpAttempt, verifyCredential } from './sessions.service.ts';
 import { signatureHeaders } from './signed-retry.service.ts';
 
 export const walletAuthHandlers: AreaHandlers<
@@ -24,8 +24,9 @@ export const walletAuthHandlers: AreaHandlers<
   challengeAuthCredential: async (req, ctx) => ({ status: 200, body: await challengeCredential(ctx, req.path.credentialId, req.body) }),
   // Its own transaction: a wrong code is counted against it although the request fails.
   verifyAuthCredential: withoutTransaction(async (req, ctx) => {
+    const otpAttempt = req.body.type === 'EMAIL_OTP' ? await takeOtpAttempt(ctx, req.path.credentialId) : undefined;
     try {
-      return { status: 200, body: await ctx.transaction((trx) => verifyCredential(trx, req.path.credentialId, req.body, req.headers['request-id'])) };
+      return { status: 200, body: await ctx.transaction((trx) => verifyCredential(trx, req.path.credentialId, req.body, req.headers['request-id'], otpAttempt)) };
     } catch (err) {
       if (!(err instanceof ProofFailure)) throw err;
       await countOtpFailure(ctx, err);

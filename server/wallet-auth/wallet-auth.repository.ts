@@ -144,17 +144,29 @@ export async function listEmails(db: Db, credentialId: string): Promise<WalletEm
   return db.selectFrom('wallet_emails').selectAll().where('credential_id', '=', credentialId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Counts a wrong code against the pending code `otpHash` (not a newer one); the `max`th voids it. */
-export async function recordOtpFailure(db: Db, credentialId: string, otpHash: string, max: number): Promise<void> {
-  await db
+/**
+ * Takes one of the attempts of the credential's pending code, committed at once: the code's MAC to
+ * judge the attempt against, or undefined when no code is pending, it was sent before `sentAfter`,
+ * or its `max` attempts are taken. Atomic, so concurrent attempts never take more than `max`.
+ */
+export async function takeOtpAttempt(db: Db, platformId: string, credentialId: string, max: number, sentAfter: Date): Promise<string | undefined> {
+  const row = await db
     .updateTable('wallet_credentials')
-    .set({
-      verify_failures: sql`verify_failures + 1`,
-      otp_hash: sql`case when verify_failures + 1 >= ${max} then null else otp_hash end`,
-    })
+    .set({ verify_failures: sql`verify_failures + 1` })
+    .where('platform_id', '=', platformId)
     .where('id', '=', credentialId)
-    .where('otp_hash', '=', otpHash)
-    .execute();
+    .where('revoked_at', 'is', null)
+    .where('otp_hash', 'is not', null)
+    .where('otp_sent_at', '>', sentAfter)
+    .where('verify_failures', '<', max)
+    .returning('otp_hash')
+    .executeTakeFirst();
+  return row?.otp_hash ?? undefined;
+}
+
+/** A wrong code judged on the last of the code's `max` attempts voids it (still `otpHash`: no newer code was e-mailed since). */
+export async function voidUsedUpOtp(db: Db, credentialId: string, otpHash: string, max: number): Promise<void> {
+  await db.updateTable('wallet_credentials').set({ otp_hash: null }).where('id', '=', credentialId).where('otp_hash', '=', otpHash).where('verify_failures', '>=', max).execute();
 }
 
 /** Uses up the pending code if it is still `otpHash`; false when a concurrent verification took it. */

@@ -3,7 +3,7 @@
 // keeps at least one). One live credential per type and wallet. Spec: the paths under /auth/credentials.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
-import { requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
+import { canonicalAccountId, requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import type { Db } from '../db/database.ts';
 import { addMs, iso } from '../shared/clock.ts';
@@ -82,11 +82,12 @@ export async function createCredential(
   body: CreateRequest,
   headers: SignatureHeaders,
 ): Promise<Signed<Schemas['AuthMethod']>> {
-  await checkSignedRetryFirst(ctx, 'createAuthCredential', headers);
+  // The body signed names the wallet by its canonical id, whichever of its names the request used.
+  const canonicalBody = { ...body, accountId: canonicalAccountId(body.accountId) };
+  await checkSignedRetryFirst(ctx, { operation: 'createAuthCredential', targetId: canonicalBody.accountId, body: canonicalBody }, headers);
   const wallet = await requireEmbeddedWallet(ctx, body.accountId, { lock: true });
   const existing = await listLiveCredentials(ctx.db, wallet.id);
   if (existing.some((c) => c.type === body.type)) throw alreadyExists(wallet, body.type);
-  const canonicalBody = { ...body, accountId: wallet.id };
   let provenAt = ctx.clock.now();
   if (existing.length > 0) {
     // Checked before the challenge too, so the owner never signs a request bound to fail.
@@ -148,7 +149,7 @@ export async function challengeCredential(ctx: PlatformContext, credentialId: st
 }
 
 export async function revokeCredential(ctx: PlatformContext, credentialId: string, headers: SignatureHeaders): Promise<Signed<undefined>> {
-  await checkSignedRetryFirst(ctx, 'revokeAuthCredential', headers);
+  await checkSignedRetryFirst(ctx, { operation: 'revokeAuthCredential', targetId: credentialId }, headers);
   const found = await requireLiveCredential(ctx, credentialId);
   const wallet = await requireEmbeddedWallet(ctx, found.account_id, { lock: true });
   // Read again under the wallet's lock: two revocations must not leave the wallet without a credential.

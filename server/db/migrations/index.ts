@@ -20,6 +20,7 @@ import * as exchangeRatesInWholeUnits from './0016_exchange_rates_in_whole_units
 import * as failureLimits from './0017_failure_limits.ts';
 import * as listCounts from './0018_list_counts.ts';
 import * as sandboxClocks from './0019_sandbox_clocks.ts';
+import * as failureLimitsSwept from './0020_failure_limits_swept.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform_core': platformCore,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0017_failure_limits': failureLimits,
   '0018_list_counts': listCounts,
   '0019_sandbox_clocks': sandboxClocks,
+  '0020_failure_limits_swept': failureLimitsSwept,
 };
