@@ -8477,6 +8477,18 @@ export interface components {
          */
         SandboxClockAdvanceRequest: components["schemas"]["SandboxClockAdvanceBy"] | components["schemas"]["SandboxClockAdvanceTo"];
         /**
+         * SandboxError409Details
+         * @description For `TRANSITION_NOT_ALLOWED`: the object's `status` and the statuses its state machine allows from there (`allowedTransitions`).
+         */
+        SandboxError409Details: {
+            /** @description The object's status, from which the move is not allowed. */
+            status?: string;
+            /** @description The statuses the object's state machine allows from `status` (empty for a final one). */
+            allowedTransitions?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * SandboxError409
          * @description The 409 of a sandbox simulation: the object's state machine (`x-state-machine` of its status
          *     enum) does not allow the move from its status, the object changed while the simulation ran
@@ -8494,15 +8506,7 @@ export interface components {
              * @enum {string}
              */
             code?: "TRANSITION_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
-            /** @description For `TRANSITION_NOT_ALLOWED`: the object's `status` and the statuses its state machine allows from there (`allowedTransitions`). */
-            details?: {
-                /** @description The object's status, from which the move is not allowed. */
-                status?: string;
-                /** @description The statuses the object's state machine allows from `status` (empty for a final one). */
-                allowedTransitions?: string[];
-            } & {
-                [key: string]: unknown;
-            };
+            details?: components["schemas"]["SandboxError409Details"];
         };
         /**
          * SandboxFailureReason
@@ -9348,6 +9352,7 @@ export type SchemaSandboxClock = components['schemas']['SandboxClock'];
 export type SchemaSandboxClockAdvanceBy = components['schemas']['SandboxClockAdvanceBy'];
 export type SchemaSandboxClockAdvanceTo = components['schemas']['SandboxClockAdvanceTo'];
 export type SchemaSandboxClockAdvanceRequest = components['schemas']['SandboxClockAdvanceRequest'];
+export type SchemaSandboxError409Details = components['schemas']['SandboxError409Details'];
 export type SchemaSandboxError409 = components['schemas']['SandboxError409'];
 export type SchemaSandboxFailureReason = components['schemas']['SandboxFailureReason'];
 export type SchemaSandboxTransactionFailRequest = components['schemas']['SandboxTransactionFailRequest'];
