@@ -13,15 +13,13 @@ import {
   lockPayment,
   newReference,
   openPayment,
-  ownerFields,
   returnPayment,
   transactionNotFound,
-  type NewTransaction,
   type TransactionRow,
 } from '../payments/payments.service.ts';
-import { currency } from '../shared/currencies.ts';
 import { badRequest, invalidField } from '../shared/errors.ts';
 import type { PaymentOutcome } from '../simulation/payment-outcome.ts';
+import { incomingDraft } from './sandbox.service.ts';
 import { requireTransition, transitionNotAllowed } from './transition-refusal.ts';
 
 type Schemas = components['schemas'];
@@ -84,27 +82,12 @@ export async function simulateIncomingPayment(ctx: PlatformContext, accountId: s
   if (body.failureReason !== undefined && status !== 'FAILED') throw invalidField('/failureReason', 'failureReason goes with status FAILED only.');
   if (body.currency !== account.currency) throw badRequest('CURRENCY_MISMATCH', `The account holds ${account.currency}, not ${body.currency}.`, { currency: body.currency });
   requireActiveAccount(account, 'The account', 'only ACTIVE accounts can receive payments');
-  const reference = newReference('SIM');
-  const transaction: NewTransaction = {
-    type: 'INCOMING',
-    customerId: account.customer_id,
-    internalAccountId: accountId,
-    sourceAccountId: null,
-    destinationAccountId: accountId,
-    amount: body.amount,
-    currency: account.currency,
-    reference,
-    details: {
-      destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
-      ...(await ownerFields(ctx, account.customer_id)),
-      receivedAmount: { amount: body.amount, currency: currency(account.currency) },
-      fees: 0,
-      exchangeRate: 1,
-      paymentRail: 'ACH',
-      counterpartyInformation: { FULL_NAME: body.senderName ?? 'Sandbox Sender' },
-      reconciliationInstructions: { reference },
-    },
-  };
+  const transaction = await incomingDraft(ctx, accountId, account, body.amount, newReference('SIM'), {
+    fees: 0,
+    exchangeRate: 1,
+    paymentRail: 'ACH',
+    counterpartyInformation: { FULL_NAME: body.senderName ?? 'Sandbox Sender' },
+  });
   const received = toTransaction(await openPayment(ctx, { transaction, outcome: incomingOutcome(status, body.failureReason ?? 'BANK_REJECTED') }));
   if (received.type !== 'INCOMING') throw new Error('a payment received must be an incoming transaction');
   return received;

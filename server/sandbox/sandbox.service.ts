@@ -10,11 +10,11 @@ import { currency } from '../shared/currencies.ts';
 import { newReference, openPayment, ownerFields, type NewTransaction } from '../payments/payments.service.ts';
 import { CREDITED_AT_ONCE } from '../simulation/payment-outcome.ts';
 
-export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
-  const account = await requireInternalAccount(ctx, accountId);
-  requireActiveAccount(account, 'The account', 'only ACTIVE accounts can be funded');
-  const reference = newReference('SANDBOX');
-  const transaction: NewTransaction = {
+type Account = Awaited<ReturnType<typeof requireInternalAccount>>;
+
+/** A payment arriving in `accountId` from outside the API, as openPayment takes it: what every such draft holds, and `details` of its own. */
+export async function incomingDraft(ctx: PlatformContext, accountId: string, account: Account, amount: number, reference: string, details: Partial<NewTransaction['details']>): Promise<NewTransaction> {
+  return {
     type: 'INCOMING',
     customerId: account.customer_id,
     internalAccountId: accountId,
@@ -27,10 +27,16 @@ export async function fundInternalAccount(ctx: PlatformContext, accountId: strin
       destination: { destinationType: 'ACCOUNT', accountId, currency: account.currency },
       receivedAmount: { amount, currency: currency(account.currency) },
       ...(await ownerFields(ctx, account.customer_id)),
-      description: 'Sandbox funding',
+      ...details,
       reconciliationInstructions: { reference },
     },
   };
+}
+
+export async function fundInternalAccount(ctx: PlatformContext, accountId: string, amount: number): Promise<components['schemas']['InternalAccount']> {
+  const account = await requireInternalAccount(ctx, accountId);
+  requireActiveAccount(account, 'The account', 'only ACTIVE accounts can be funded');
+  const transaction = await incomingDraft(ctx, accountId, account, amount, newReference('SANDBOX'), { description: 'Sandbox funding' });
   await openPayment(ctx, { transaction, outcome: CREDITED_AT_ONCE, fundedFrom: 'SANDBOX_FUNDING' });
   return toInternalAccount(await requireInternalAccount(ctx, accountId));
 }
