@@ -26,6 +26,7 @@ export const businessRules: BusinessRule[] = [
   { field: /^\/source\/accountId$/, message: /cannot pull from external accounts/, documented: 'AccountQuoteSource.accountId: a pullable external account' },
   { field: /^\/customerId$/, message: /An agent registers accounts for its own customer only/, documented: 'POST /agents/me/external-accounts' },
   { field: /^\/failureReason$/, message: /goes with status FAILED only/, documented: 'SandboxIncomingPaymentRequest.failureReason: only with status FAILED' },
+  { field: /^\/(to|seconds)$/, message: /^The clock only moves forward|^One advance moves the clock by 366 days at most/, documented: "POST /sandbox/clock/advance: an instant after the platform's now, 366 days at most" },
 ];
 
 /** Whether a 400 INVALID_INPUT body names only documented business rules. */
