@@ -180,6 +180,10 @@ export async function createFixtures(baseUrl: string, credentials: Credentials) 
         const slow = await newExternal(main.customerId, '005');
         return (await api.expect<{ id: string }>(201, 'POST', '/transfer-out', { source: { accountId: main.usd }, destination: { accountId: slow }, amount: 100 })).id;
       },
+      /** A verification under manual review: a customer whose name ends in 001 (sandbox guide). */
+      reviewedVerification: async () => (await api.expect<{ id: string }>(200, 'POST', '/verifications', { customerId: (await newCustomer({ fullName: 'Jane Doe001' })).id })).id,
+      /** A bank account whose number ends in 104: its beneficiary name check stays PENDING (sandbox guide). */
+      nameCheckPending: () => newExternal(main.customerId, '104'),
       invitation: async () => (await api.expect<{ code: string }>(201, 'POST', '/invitations', { inviterUma: main.umaAddress, firstName: 'Jane', amountToSend: { amount: 5_000, currencyCode: 'USD' }, expiresAt: '2099-01-01T00:00:00Z' })).code,
       /** An agent not connected yet, with its first device code. */
       unconnectedAgent: async () => {

@@ -194,6 +194,11 @@ const serverChanges: Record<string, Change> = {
   getCurrentAgentQuote: async (p, f) => void (p.path.quoteId = await f.fresh.agentQuote()),
   executeCurrentAgentQuote: async (p, f) => void (p.path.quoteId = await f.fresh.agentQuote()),
   sendSandboxPayment: async (p, f) => void (p.body = { quoteId: await f.fresh.fundingQuote(), currencyCode: 'EUR' }),
+  // The simulations that decide something pending: each gets an object still waiting for it.
+  simulateTransactionCompletion: async (p, f) => void (p.path.transactionId = await f.fresh.cancellable()),
+  simulateTransactionFailure: async (p, f) => void (p.path.transactionId = await f.fresh.cancellable()),
+  simulateVerificationOutcome: async (p, f) => void (p.path.verificationId = await f.fresh.reviewedVerification()),
+  simulateBeneficiaryVerification: async (p, f) => void (p.path.externalAccountId = await f.fresh.nameCheckPending()),
 };
 
 /** The request for one status of an operation on the real server. */
