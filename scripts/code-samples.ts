@@ -73,7 +73,7 @@ function variantOf(bundle: Bundle, name: string | undefined, example: Json): str
   return ref === undefined ? name : variantOf(bundle, ref.split('/').pop(), example);
 }
 
-const queryString = (query: [string, unknown][]) => (query.length === 0 ? '' : `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}`);
+const queryString = (query: [string, unknown][]) => (query.length === 0 ? '' : `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString()}`);
 const indentJson = (value: unknown, indent: string) => JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
