@@ -120,6 +120,22 @@ const LANGUAGES: Language[] = [
   },
 ];
 
+// The TypeScript samples as written, compiled first (strict, as the repository's own code): a
+// sample that does not compile fails the check even if it runs.
+const compileDir = join(scratch, 'compile');
+rmSync(compileDir, { recursive: true, force: true });
+mkdirSync(compileDir, { recursive: true });
+for (const op of operations) {
+  const sample = op.samples.find((s) => s.lang === 'TypeScript');
+  if (sample !== undefined) writeFileSync(join(compileDir, `${op.operationId}.ts`), sample.source);
+}
+writeFileSync(join(compileDir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '.' }, include: ['*.ts'], exclude: [] }));
+const compiled = await exec(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(compileDir, 'tsconfig.json')], { cwd: root }).then(
+  () => ({ ok: true, output: '' }),
+  (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
+);
+console.log(`TypeScript: ${operations.length} samples ${compiled.ok ? "compile (tsc, strict)" : `as written: not all compile:\n${compiled.output}`}`);
+
 const languages = values.lang === undefined ? LANGUAGES : LANGUAGES.filter((l) => values.lang?.includes(l.name));
 rmSync(join(scratch, 'ts'), { recursive: true, force: true });
 const credentials = newCredentials();
@@ -207,4 +223,4 @@ console.log(`time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const total = operations.length * languages.length;
 console.log(`samples: ${passed} of ${total} ran and answered as documented`);
-process.exit(results.every((r) => r.failed.length === 0) ? 0 : 1);
+process.exit(compiled.ok && results.every((r) => r.failed.length === 0) ? 0 : 1);
