@@ -7,7 +7,7 @@
 // reader would paste it. Prints one line per sample that did not answer as documented, a line per
 // language, and last `samples: N of M ran and answered as documented`. Exits 1 when a sample of
 // an operation not in NOT_YET (below) did not answer as documented, or did not run.
-//   --lang <name>   only that language (repeatable: curl, TypeScript)
+//   --lang <name>   only that language (repeatable: curl, TypeScript, Python)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,11 @@ import { promisify } from 'node:util';
 import { collectIds } from '../contract-tests/support/collect-ids.ts';
 import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
 import type { CodeSample } from './code-samples.ts';
+import { CLIENT_CHECKS } from './clients/clients.ts';
+import { tail } from './clients/command.ts';
+import { CLIENTS, preparePython, pythonEnv, SCRATCH, venvBin } from './clients/tools.ts';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const root = resolve(import.meta.dirname, '..');
 const scratch = join(root, '.tmp', 'samples');
@@ -136,7 +141,57 @@ const compiled = await exec(join(root, 'node_modules', '.bin', 'tsc'), ['-p', jo
 );
 console.log(`TypeScript: ${operations.length} samples ${compiled.ok ? "compile (tsc, strict)" : `as written: not all compile:\n${compiled.output}`}`);
 
-const languages = values.lang === undefined ? LANGUAGES : LANGUAGES.filter((l) => values.lang?.includes(l.name));
+// Python: openapi-python-client's client generated, pip-installed and checked as check:clients does
+// (scripts/clients/), the samples type-checked as written with mypy --strict (clients/mypy.ini), then
+// run one after the other by one Python process (scripts/samples/run_python_samples.py).
+const compileFailures: string[] = compiled.ok ? [] : ['TypeScript: not every sample compiles (above)'];
+async function preparePythonSamples(): Promise<Language | undefined> {
+  const check = CLIENT_CHECKS.find((c) => c.name === 'python-openapi-python-client');
+  if (check === undefined) throw new Error('check:samples: scripts/clients/clients.ts has no python-openapi-python-client');
+  for (const step of [() => preparePython().then((p) => p.ran ?? { ok: true, output: '', seconds: 0, line: 'virtualenv reused' }), () => check.generate(), async () => {
+    const ran = await check.compile.commands();
+    return ran.find((r) => !r.ok) ?? ran[ran.length - 1] ?? { ok: false, output: 'nothing ran', seconds: 0, line: 'compile' };
+  }]) {
+    const ran = await step();
+    if (!ran.ok) {
+      compileFailures.push(`Python: ${ran.line} failed:\n${tail(ran)}`);
+      return undefined;
+    }
+  }
+  const dir = join(scratch, 'python');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const op of operations) {
+    const sample = op.samples.find((c) => c.lang === 'Python');
+    if (sample !== undefined) writeFileSync(join(dir, `${op.operationId}.py`), `${sample.source}\n`);
+  }
+  const typed = await exec(venvBin('python'), ['-m', 'mypy', '--config-file', join(CLIENTS, 'mypy.ini'), '--cache-dir', join(SCRATCH, 'mypy-cache'), '--explicit-package-bases', dir], { cwd: dir, env: pythonEnv(''), maxBuffer: 16 << 20 }).then(
+    () => ({ ok: true, output: '' }),
+    (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
+  );
+  console.log(`Python: ${operations.length} samples ${typed.ok ? 'type-check (mypy --strict)' : `as written: not all type-check:\n${typed.output.split('\n').slice(0, 60).join('\n')}`}`);
+  if (!typed.ok) compileFailures.push('Python: not every sample type-checks (above)');
+  const child = spawn(venvBin('python'), [join(root, 'scripts', 'samples', 'run_python_samples.py')], { cwd: scratch, env: pythonEnv(''), stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  process.on('exit', () => child.kill());
+  return {
+    name: 'Python',
+    async run(source, env, index) {
+      const own = Object.fromEntries(['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_ID', 'PAYMENTS_CLIENT_SECRET', 'AGENT_ACCESS_TOKEN'].map((k) => [k, env[k] ?? '']));
+      child.stdin.write(`${JSON.stringify({ name: `sample-${index}.py`, source, env: own })}\n`);
+      const next = await lines.next();
+      if (next.done === true) throw new Error('the Python process ended');
+      const answer = JSON.parse(next.value) as { status: number; body: string };
+      return { status: answer.status, body: parse(answer.body) };
+    },
+  };
+}
+const wanted = (name: string) => values.lang === undefined || values.lang.includes(name);
+if (wanted('Python')) {
+  const python = await preparePythonSamples();
+  if (python !== undefined) LANGUAGES.push(python);
+}
+const languages = LANGUAGES.filter((l) => wanted(l.name));
 rmSync(join(scratch, 'ts'), { recursive: true, force: true });
 const credentials = newCredentials();
 const server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
@@ -223,4 +278,5 @@ console.log(`time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const total = operations.length * languages.length;
 console.log(`samples: ${passed} of ${total} ran and answered as documented`);
-process.exit(compiled.ok && results.every((r) => r.failed.length === 0) ? 0 : 1);
+for (const f of compileFailures) console.log(f);
+process.exit(compileFailures.length === 0 && results.every((r) => r.failed.length === 0) ? 0 : 1);

@@ -68,9 +68,17 @@ export function sampleRequests(bundle: Bundle): SampleRequest[] {
 function variantOf(bundle: Bundle, name: string | undefined, example: Json): string | undefined {
   const schema = name === undefined ? undefined : bundle.components.schemas[name];
   const discriminator = schema?.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
-  if (discriminator === undefined || schema?.oneOf === undefined) return name;
-  const ref = discriminator.mapping?.[String(example[discriminator.propertyName])];
-  return ref === undefined ? name : variantOf(bundle, ref.split('/').pop(), example);
+  const variants = schema?.oneOf as { $ref?: string }[] | undefined;
+  if (variants === undefined) return name;
+  const mapped = discriminator === undefined ? undefined : discriminator.mapping?.[String(example[discriminator.propertyName])];
+  if (mapped !== undefined) return variantOf(bundle, mapped.split('/').pop(), example);
+  // Without a discriminator: the variant whose required fields the example has and whose fields it keeps to.
+  const fits = variants.map((v) => v.$ref?.split('/').pop()).find((variant) => {
+    const s = variant === undefined ? undefined : bundle.components.schemas[variant];
+    const properties = Object.keys((s?.properties ?? {}) as Json);
+    return s !== undefined && ((s.required ?? []) as string[]).every((k) => k in example) && Object.keys(example).every((k) => properties.includes(k));
+  });
+  return fits === undefined ? name : variantOf(bundle, fits, example);
 }
 
 const queryString = (query: [string, unknown][]) => (query.length === 0 ? '' : `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString()}`);
@@ -124,11 +132,14 @@ export function pythonSample(r: SampleRequest): string {
   const imports = [`import os`];
   const args: string[] = r.pathValues.map(([, value]) => JSON.stringify(value));
   args.push('client=client');
+  let before = '';
   if (r.body !== undefined) {
     if (r.body.type === 'json') args.push(`body=${r.body.schema}.from_dict(${python(r.body.value).replaceAll('\n', '\n    ')})`);
     else {
-      const fields = Object.entries(r.body.value).map(([name, value]) => (name === 'file' ? `"file": File(payload=open("passport.pdf", "rb"), file_name="passport.pdf", mime_type="application/pdf")` : `${JSON.stringify(name)}: ${JSON.stringify(String(value))}`));
-      args.push(`body=${r.body.schema}.from_dict({\n        ${fields.join(',\n        ')},\n    })`);
+      const fields = Object.entries(r.body.value).map(([name, value]) => (name === 'file' ? `"file": b""` : `${JSON.stringify(name)}: ${JSON.stringify(String(value))}`));
+      // from_dict takes the file's bytes; the File then gives the part its name and media type.
+      before = `body = ${r.body.schema}.from_dict({\n    ${fields.join(',\n    ')},\n})\nbody.file = File(payload=open("passport.pdf", "rb"), file_name="passport.pdf", mime_type="application/pdf")\n`;
+      args.push('body=body');
     }
   }
   for (const [name, value] of r.query) args.push(`${snake(name)}=${JSON.stringify(value)}`);
@@ -143,7 +154,7 @@ export function pythonSample(r: SampleRequest): string {
       : r.auth === 'bearer'
         ? 'client = AuthenticatedClient(base_url=os.environ["PAYMENTS_BASE_URL"], token=os.environ["AGENT_ACCESS_TOKEN"])'
         : 'client = Client(base_url=os.environ["PAYMENTS_BASE_URL"])';
-  return [...imports, '', client, `response = ${module}.sync_detailed(\n    ${args.join(',\n    ')},\n)`, 'print(response.status_code, response.parsed)'].join('\n');
+  return [...imports, '', client, `${before}response = ${module}.sync_detailed(\n    ${args.join(',\n    ')},\n)`, 'print(response.status_code, response.parsed)'].join('\n');
 }
 
 const goName = (operationId: string) => operationId.charAt(0).toUpperCase() + operationId.slice(1);
