@@ -26,6 +26,8 @@ export interface SampleRequest {
   body?: { type: 'json' | 'multipart'; value: Json; schema?: string };
   auth: 'basic' | 'bearer' | 'none';
   tag: string;
+  /** The operation has query or header parameters (oapi-codegen then takes a Params struct). */
+  hasParams: boolean;
 }
 
 const schemaName = (schema: Json | undefined): string | undefined => (typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined);
@@ -58,7 +60,8 @@ export function sampleRequests(bundle: Bundle): SampleRequest[] {
       const security = op.security ?? bundle.security ?? [];
       const scheme = Object.keys(security[0] ?? {})[0];
       const auth = scheme === 'bearerAuth' ? 'bearer' : scheme === 'basicAuth' ? 'basic' : 'none';
-      requests.push({ operationId: op.operationId, method: method.toUpperCase(), template, path, pathValues, query, headers, body, auth, tag: op.tags?.[0] ?? 'default' });
+      const hasParams = params.some((p) => p.in === 'query' || p.in === 'header');
+      requests.push({ operationId: op.operationId, method: method.toUpperCase(), template, path, pathValues, query, headers, body, auth, tag: op.tags?.[0] ?? 'default', hasParams });
     }
   }
   return requests;
@@ -164,11 +167,10 @@ export function goSample(r: SampleRequest): string {
   const args = ['context.Background()', ...r.pathValues.map(([, value]) => JSON.stringify(value))];
   const lines: string[] = [];
 
-  if (r.query.length > 0 || r.headers.length > 0) {
-    lines.push(`var params payments.${name}Params`, `must(json.Unmarshal([]byte(\`${JSON.stringify(Object.fromEntries([...r.query, ...r.headers]))}\`), &params))`);
-  }
+  if (r.hasParams) lines.push(`var params payments.${name}Params`);
+  if (r.query.length > 0 || r.headers.length > 0) lines.push(`must(json.Unmarshal([]byte(\`${JSON.stringify(Object.fromEntries([...r.query, ...r.headers]))}\`), &params))`);
 
-  const paramsArg = r.query.length > 0 || r.headers.length > 0 ? '&params' : undefined;
+  const paramsArg = r.hasParams ? '&params' : undefined;
   if (paramsArg !== undefined) args.push(paramsArg);
   let call = `${name}WithResponse`;
   if (r.body?.type === 'json') {
@@ -192,7 +194,7 @@ export function goSample(r: SampleRequest): string {
         ? ['auth, err := securityprovider.NewSecurityProviderBearerToken(os.Getenv("AGENT_ACCESS_TOKEN"))', 'must(err)']
         : [];
   const options = r.auth === 'none' ? '' : ', payments.WithRequestEditorFn(auth.Intercept)';
-  const imports = ['"context"', ...(r.body?.type === 'multipart' ? ['"bytes"', '"mime/multipart"'] : []), ...(paramsArg !== undefined || r.body?.type === 'json' ? ['"encoding/json"'] : []), '"fmt"', '"os"', '', 'payments "example.com/payments/oapi-codegen"', ...(r.auth === 'none' ? [] : ['"github.com/oapi-codegen/oapi-codegen/v2/pkg/securityprovider"'])];
+  const imports = ['"context"', ...(r.body?.type === 'multipart' ? ['"bytes"', '"mime/multipart"'] : []), ...(r.query.length > 0 || r.headers.length > 0 || r.body?.type === 'json' ? ['"encoding/json"'] : []), '"fmt"', '"os"', '', 'payments "example.com/payments/oapi-codegen"', ...(r.auth === 'none' ? [] : ['"github.com/oapi-codegen/oapi-codegen/v2/pkg/securityprovider"'])];
   const body = [
     ...auth,
     `client, err := payments.NewClientWithResponses(os.Getenv("PAYMENTS_BASE_URL")${options})`,
