@@ -7240,7 +7240,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the invitation expires if nobody claims it; must be in the future. Without it the invitation does not expire.
-             * @example 2025-10-20T12:00:00Z
+             * @example 2030-10-20T12:00:00Z
              */
             expiresAt?: string;
         };
@@ -7300,7 +7300,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the invitation expires if nobody claims it; absent when it does not expire.
-             * @example 2025-10-20T12:00:00Z
+             * @example 2030-10-20T12:00:00Z
              */
             expiresAt?: string;
             /**

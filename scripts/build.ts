@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify } from 'yaml';
+import { withCodeSamples, type Bundle } from './code-samples.ts';
 import { toOpenApi30 } from './openapi-3-0.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -27,6 +28,10 @@ if (!values['skip-lint']) run('redocly', ['lint', 'spec/openapi.yaml']);
 mkdirSync(out, { recursive: true });
 run('redocly', ['bundle', 'spec/openapi.yaml', '-o', rel(join(out, 'openapi.yaml'))]);
 run('redocly', ['bundle', 'spec/openapi.yaml', '--ext', 'json', '-o', rel(join(out, 'openapi.json'))]);
+// Every operation's code samples (scripts/code-samples.ts), made from its example request, in both copies.
+const sampled = withCodeSamples(JSON.parse(readFileSync(join(out, 'openapi.json'), 'utf8')) as Bundle);
+writeFileSync(join(out, 'openapi.json'), `${JSON.stringify(sampled, null, 2)}\n`);
+writeFileSync(join(out, 'openapi.yaml'), stringify(sampled, { lineWidth: 0 }));
 // Every status enum's `x-state-machine`, for the server's transition checks (shared/state-machine.ts).
 const bundle = JSON.parse(readFileSync(join(out, 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, Record<string, unknown>> } };
 const machines = Object.fromEntries(

@@ -4,7 +4,8 @@
 // counted: the page must make none), and checks what a reader sees against the bundle: every tag
 // in the menu, every x-tagGroups name, every heading of info.description (the guides), and a fixed
 // sample of operations (summary in the menu, section rendered, the token permission the operation
-// needs, `x-permission` or `x-agent-permission`, shown in its Security block). No console errors.
+// needs, `x-permission` or `x-agent-permission`, shown in its Security block; each of its
+// x-codeSamples a tab showing its source). No console errors.
 // Saves screenshots to artifacts/ (docs.png: the first guide; docs-operation.png: an operation). Exit 1 with the list of what is missing.
 // `DOCS_HTML=<file>` checks that page instead (served alone at /docs), e.g. a docs.html built
 // with `redocly build-docs <bundle> -o <file> --inlineBundle` from a changed bundle; the bundle
@@ -31,6 +32,8 @@ interface Operation {
   tag: string;
   permission: string | undefined;
   agent: boolean;
+  /** Its x-codeSamples (scripts/code-samples.ts): Redoc shows them as tabs in the right panel. */
+  codeSamples: { lang: string; label: string; source: string }[];
 }
 
 const bundle = parse(readFileSync(process.env.DOCS_BUNDLE ?? join(root, 'generated', 'openapi.json'), 'utf8')) as Json & {
@@ -77,6 +80,7 @@ const operations: Operation[] = Object.entries(bundle.paths)
           tag: ((op.tags as string[] | undefined) ?? [])[0] ?? '',
           permission: (agent ? op['x-agent-permission'] : op['x-permission']) as string | undefined,
           agent,
+          codeSamples: (op['x-codeSamples'] as Operation['codeSamples'] | undefined) ?? [],
         };
       }),
   )
@@ -155,6 +159,7 @@ try {
   await page.screenshot({ path: screenshot });
 
   const permissions: string[] = [];
+  let samplesShown = 0;
   for (const op of sample) {
     const label = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
     const section = await openOperation(page, op);
@@ -163,6 +168,34 @@ try {
       continue;
     }
     if (!section.includes(op.summary)) missing.push(`${label}: summary "${op.summary}" not in its section`);
+    // Every code sample is a choice of the request samples' language menu; chosen, it shows its source.
+    if (op.codeSamples.length < 4) missing.push(`${label}: ${op.codeSamples.length} x-codeSamples in the bundle, not 4 (npm run build)`);
+    const samplesPanel = page.locator(`[id$="/${op.operationId.toLowerCase()}"] .panel-request-samples`).first();
+    const labels = op.codeSamples.map((c) => c.label);
+    for (const codeSample of op.codeSamples) {
+      const menuButton = samplesPanel.locator('[data-testid="dropdown"] > button').filter({ hasText: new RegExp(`^(${labels.map(escapeRegExp).join('|')})$`) }).first();
+      if ((await menuButton.count()) === 0) {
+        missing.push(`${label}: no code sample language menu in its request samples`);
+        break;
+      }
+      await menuButton.click();
+      // The menu opens at the page's level, outside the panel.
+      const choice = page.locator('[role="menuitem"]:visible', { hasText: new RegExp(`^${escapeRegExp(codeSample.label)}$`) }).first();
+      if (!(await choice.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
+        missing.push(`${label}: "${codeSample.label}" is not in the code sample language menu`);
+        await page.keyboard.press('Escape');
+        continue;
+      }
+      await choice.click();
+      const firstLine = codeSample.source.split('\n')[0] ?? '';
+      const shown = await samplesPanel
+        .locator('pre', { hasText: firstLine })
+        .first()
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .then(() => true, () => false);
+      if (shown) samplesShown += 1;
+      else missing.push(`${label}: the "${codeSample.label}" code sample is not shown when chosen ("${firstLine}")`);
+    }
     if (op.permission === undefined) continue;
     const security = securityBlock(section);
     const word = new RegExp(`\\b${op.permission}\\b`);
@@ -179,6 +212,7 @@ try {
   notes.push(`page loaded and menu rendered in ${loadMs} ms`);
   notes.push(`menu: ${tags.length} tags, ${tagGroups.length} tag groups, ${guideTags.length} guides opened (${guideTags.map((g) => g.name).join(', ')}), ${guides.length} headings of info.description (${guides.join(', ')})`);
   notes.push(`sampled ${sample.length} of ${operations.length} operations: ${sample.map((o) => o.operationId).join(', ')}`);
+  notes.push(`code samples: ${samplesShown} of ${sample.reduce((n, o) => n + o.codeSamples.length, 0)} shown when chosen from the language menu (${sample.length} operations)`);
   for (const p of permissions) notes.push(p);
 } finally {
   await browser.close();
@@ -238,6 +272,10 @@ async function serveFile(file: string): Promise<{ port: number; origin: string; 
 /** The menu entry whose text is `text` (Redoc's menu items carry it in `data-text`). */
 function menuItem(page: Page, text: string) {
   return page.locator(`[data-text="${cssString(text)}"]`).first();
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function cssString(s: string): string {

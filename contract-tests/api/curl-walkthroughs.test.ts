@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
+import { collectIds } from '../support/collect-ids.ts';
 import { controlsOrigin, credentials, describeServer, itServer, serverBaseUrl } from '../support/api.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -29,18 +30,6 @@ function curlCommands(section: string): string[] {
     }
   }
   return commands;
-}
-
-/** Every `Kind:uuid` id in an answer, by kind; a later one of a kind replaces an earlier one. */
-function collectIds(value: unknown, ids: Map<string, string>): void {
-  if (typeof value === 'string') {
-    const match = /^([A-Za-z]+):[0-9a-f-]{36}$/.exec(value);
-    if (match?.[1] !== undefined) ids.set(match[1], value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectIds(item, ids);
-  } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) collectIds(item, ids);
-  }
 }
 
 /** Runs the commands in order, as `token` (the suite's by default); returns their answers. */
