@@ -11,6 +11,7 @@ import { balanceThrough, created, customerWithExternalAccount, getTransaction, t
 import { ownServer } from '../support/own-server.ts';
 import { quoteCalls } from '../support/quotes.ts';
 import { basicAuth } from '../support/raw-requests.ts';
+import { oidcToken, walletCalls } from '../support/wallets.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { Webhook } from 'standardwebhooks';
 
@@ -147,6 +148,27 @@ describe.skipIf(target !== 'pglite' && target !== 'postgres')('the sandbox clock
     } finally {
       await receiver.close();
     }
+  });
+
+  it('what comes from outside on real time stays on it after an advance: a triggered webhook verifies, an identity provider\'s fresh token is accepted', async () => {
+    const { via, token } = await otherPlatform();
+    await advance(via, { seconds: 86_400 });
+    const receiver = await startWebhookReceiver();
+    try {
+      const { data: config } = await via.PATCH('/config', { body: { webhookEndpoint: receiver.url } });
+      await receiver.waitFor(1); // the TEST event of the new endpoint
+      const { data: triggered } = await via.POST('/sandbox/webhooks/trigger', { body: { type: 'OUTGOING_PAYMENT_FAILED' } });
+      expect(triggered?.responseStatus).toBe(200);
+      const sent = receiver.received.find((w) => (JSON.parse(w.body) as { id: string }).id === triggered?.eventId);
+      expect(() => new Webhook(config?.webhookSigningSecret ?? '').verify(sent?.body ?? '', sent?.headers ?? {})).not.toThrow();
+    } finally {
+      await receiver.close();
+    }
+    const w = walletCalls(own.server.baseUrl, token);
+    const { walletId } = await w.newWallet();
+    const issuedNow = oidcToken({ iss: 'https://accounts.google.com', sub: 'clock-advanced', email: 'jane.doe@example.com', iat: Math.floor(Date.now() / 1000) });
+    const res = await w.addCredential({ type: 'OAUTH', accountId: walletId, oidcToken: issuedNow });
+    expect(res.status, await res.clone().text()).toBe(201);
   });
 
   it("one platform's clock never moves another's: its outcomes stay due on its own", async () => {

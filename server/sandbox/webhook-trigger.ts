@@ -3,6 +3,7 @@
 // and the endpoint's answer. Nothing is stored or retried: the event reports nothing that happened.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
+import { realNow } from '../shared/clock.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { postSignedWebhook } from '../webhooks/webhook-sender.ts';
 import { toEventBody } from '../webhooks/webhooks.mapper.ts';
@@ -25,6 +26,7 @@ export async function triggerWebhook(ctx: PlatformContext, type: Schemas['Webhoo
   const at = ctx.clock.now();
   const event = toEventBody(type, type === 'TEST' ? { message: TEST_MESSAGE } : sampleEventData(type), at);
   const secret = ctx.keys.open(platform.webhook_signing_secret);
-  const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at }, ctx.settings.allowPrivateWebhookTargets);
+  // Signed at real time, as every delivery is: receivers refuse a signature dated ahead of theirs.
+  const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at: realNow(ctx.clock) }, ctx.settings.allowPrivateWebhookTargets);
   return { eventId: event.id, type, url: platform.webhook_endpoint, responseStatus: result.responseStatus, responseBody: (result.error ?? result.responseBody).slice(0, MAX_RESPONSE_CHARS) };
 }

@@ -51,6 +51,12 @@ export const realClockOf = (clock: Clock): Clock => (clock instanceof PlatformCl
 /** The server's time whatever a platform did to its sandbox clock: for limits on guessing and failed attempts. */
 export const realNow = (clock: Clock): Date => realClockOf(clock).now();
 
+/**
+ * The real time of `at`, an instant of the platform's clock: for what comes from outside the API
+ * on real time (an identity provider's token). A clock advanced since `at` reads it a little early.
+ */
+export const realTimeOf = (clock: Clock, at: Date): Date => new Date(at.getTime() - (clock instanceof PlatformClock ? clock.offsetMs : 0));
+
 /** The platform whose sandbox clock `clock` is, if it is one: a job scheduled on it follows it. */
 export const clockPlatformOf = (clock: Clock): string | null => (clock instanceof PlatformClock ? clock.platformId : null);
 

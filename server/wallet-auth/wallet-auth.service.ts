@@ -6,7 +6,7 @@ import type { PlatformContext } from '../context/context.ts';
 import { canonicalAccountId, requireEmbeddedWallet } from '../internal-accounts/internal-accounts.service.ts';
 import type { InternalAccountRow } from '../internal-accounts/internal-accounts.repository.ts';
 import type { Db } from '../db/database.ts';
-import { addMs, iso } from '../shared/clock.ts';
+import { addMs, iso, realTimeOf } from '../shared/clock.ts';
 import { badRequest, invalidField, notFound, proofRejected, tooManyRequests } from '../shared/errors.ts';
 import { newId, newOpaqueId } from '../shared/ids.ts';
 import { checkSignedRetryFirst, randomChallenge, requireWalletSignature, SIGNED_RETRY_WINDOW_MS, type SignatureHeaders, type Signed } from './signed-retry.service.ts';
@@ -51,7 +51,8 @@ export async function requireLiveCredential(ctx: PlatformContext, credentialId: 
 async function provenFields(ctx: PlatformContext, body: CreateRequest, at: Date) {
   if (body.type === 'EMAIL_OTP') return { nickname: body.email };
   if (body.type === 'OAUTH') {
-    const identity = await ctx.walletProofs.oidcIdentity(body.oidcToken, at);
+    // The identity provider issues its tokens on real time, whatever the platform's sandbox clock says.
+    const identity = await ctx.walletProofs.oidcIdentity(body.oidcToken, realTimeOf(ctx.clock, at));
     if (!identity.ok) throw proofRejected('Invalid OIDC token', identity.problem);
     return { nickname: identity.value.email, oidc_issuer: identity.value.issuer, oidc_subject: identity.value.subject };
   }
