@@ -132,6 +132,7 @@ describe('webhook events', () => {
     // Webhook bodies are stored as sent: they never carry the tax id, which the API answers.
     expect((byType.CUSTOMER_KYB_REJECTED?.data as { businessInfo?: object }).businessInfo).not.toHaveProperty('taxId');
     expect((await api.GET('/customers/{customerId}', { params: { path: { customerId: customer.id } } })).data).toMatchObject({ businessInfo: { taxId: '98-7654321' } });
+    await api.PATCH('/config', { body: { webhookEndpoint: null } });
     await own.close();
   });
 });
@@ -154,6 +155,16 @@ describe('sendSandboxTestWebhook', () => {
 
   it('401: requires credentials', async () => {
     expect((await raw('POST', '/sandbox/webhooks/test', { auth: false })).status).toBe(401);
+  });
+});
+
+describe('simulateWebhookEvent', () => {
+  // Here rather than with the other simulations: only this file changes the shared endpoint.
+  itServer('400: no webhook endpoint is set', async () => {
+    await api.PATCH('/config', { body: { webhookEndpoint: null } });
+    const unset = await raw('POST', '/sandbox/webhooks/trigger', jsonBody({ type: 'TEST' }));
+    expect(unset.status).toBe(400);
+    expect(await codeOf(unset)).toBe('WEBHOOK_ENDPOINT_NOT_SET');
   });
 });
 

@@ -44,6 +44,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       return received;
     },
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    // A platform whose endpoint is still this receiver keeps delivering to it over kept-alive
+    // connections, which a plain close() waits for: cut them.
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
 }
