@@ -87,8 +87,8 @@ export interface WebhookHub {
   secrets: string[];
   /** Whether the kit set the endpoint up itself (then it may rotate the secret: the endpoint goes when the run ends). */
   ownEndpoint: boolean;
-  /** Waits until `count` deliveries whose body satisfies `match` have come, up to `timeoutMs`; returns them in the order received. */
-  waitFor(match: (body: WebhookEvent) => boolean, count: number, timeoutMs: number): Promise<Delivery[]>;
+  /** Waits until `count` deliveries whose body satisfies `match` have come (since `since`, ms), up to `timeoutMs`; returns them in the order received. */
+  waitFor(match: (body: WebhookEvent) => boolean, count: number, timeoutMs: number, since?: number): Promise<Delivery[]>;
 }
 
 export const parseDelivery = (d: Delivery): WebhookEvent | undefined => {
@@ -105,10 +105,11 @@ export function hub(receiver: Receiver, url: string, secret: string, ownEndpoint
     url,
     secrets: [secret],
     ownEndpoint,
-    async waitFor(match, count, timeoutMs) {
+    async waitFor(match, count, timeoutMs, since = 0) {
       const deadline = Date.now() + timeoutMs;
       const matching = () =>
         receiver.deliveries.filter((d) => {
+          if (d.at < since) return false;
           const body = parseDelivery(d);
           return body !== undefined && match(body);
         });
