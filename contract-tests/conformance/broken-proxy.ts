@@ -25,6 +25,8 @@ export const BROKEN_RULES = {
   'local-offset-times': 'every date-time of an answer written with the offset +02:00 instead of Z (the same instant)',
   'leak-by-id': 'an object another platform, or another customer\'s agent, asks for by its id is answered (200) instead of 404',
   'oldest-first': 'the account lists answer each page oldest first',
+  'clock-ignored': 'the sandbox clock does not move: POST /sandbox/clock/advance answers 200 with the clock as it was',
+  'clock-goes-back': 'the sandbox clock reads earlier after each advance: every advance by seconds reads as going back by as much',
   'no-sandbox': 'a production token: the sandbox operations answer 403 SANDBOX_ONLY (the test webhook excepted, as documented)',
   'no-clock': 'a deployment without the sandbox clock (an earlier version): /sandbox/clock answers 404 ROUTE_NOT_FOUND',
 } as const;
@@ -77,6 +79,8 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
   const keys = new Map<string, string>();
   /** status-goes-back: how often each transaction was read with its outcome. */
   const outcomeReads = new Map<string, number>();
+  /** clock-goes-back: how far each caller's clock reads earlier than it is (ms). */
+  const clockBack = new Map<string, number>();
   /** leak-by-id: the agents' access tokens the proxy saw redeemed. */
   const agentTokens = new Set<string>();
   const hookPrefix = () => `${origin}/__webhooks/`;
@@ -130,6 +134,13 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
     if (rule === 'no-clock' && url.pathname.includes('/sandbox/clock')) {
       await readBody(req);
       res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': crypto.randomUUID() }).end(JSON.stringify({ status: 404, code: 'ROUTE_NOT_FOUND', message: `No route ${method} ${url.pathname}.` }));
+      return;
+    }
+    if (rule === 'clock-ignored' && method === 'POST' && url.pathname.endsWith('/sandbox/clock/advance')) {
+      await readBody(req);
+      // Accepted, and nothing moves: the clock as a read finds it.
+      const read = await fetch(`${upstream.origin}${url.pathname.replace(/\/advance$/, '')}`, { headers: { authorization: req.headers.authorization ?? '' } });
+      res.writeHead(read.status, { 'content-type': 'application/json', 'x-request-id': read.headers.get('x-request-id') ?? crypto.randomUUID() }).end(Buffer.from(await read.arrayBuffer()));
       return;
     }
     const headers = new Headers();
@@ -223,6 +234,15 @@ export async function startBrokenProxy(upstreamBaseUrl: string, rule: BrokenRule
           outcomeReads.set(tx.id, n);
           if (n === 2) changed = { ...tx, status: 'PROCESSING' };
         }
+      }
+      if (rule === 'clock-goes-back' && status === 200 && /\/sandbox\/clock(\/advance)?$/.test(url.pathname)) {
+        const caller = headers.get('authorization') ?? '';
+        const seconds = method === 'POST' ? Number((JSON.parse(body.toString('utf8') || '{}') as { seconds?: unknown }).seconds ?? 0) : 0;
+        const back = (clockBack.get(caller) ?? 0) + 2 * seconds * 1000;
+        clockBack.set(caller, back);
+        const clock = changed as { now: string; offsetMs: number };
+        const offsetMs = Math.max(0, clock.offsetMs - back);
+        changed = { ...clock, offsetMs, now: new Date(Date.parse(clock.now) - (clock.offsetMs - offsetMs)).toISOString() };
       }
       if (rule === 'local-offset-times') changed = mapStrings(changed, (s) => (UTC_TIME.test(s) ? plusTwo(s) : s));
       if (rule === 'oldest-first' && method === 'GET' && /-accounts$/.test(url.pathname) && isEnvelope(changed)) changed = { ...changed, data: [...changed.data].reverse() };

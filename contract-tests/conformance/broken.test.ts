@@ -29,6 +29,8 @@ const cases: [BrokenRule, string, RegExp][] = [
   ['local-offset-times', 'customers.create.individual', /rule: times are ISO 8601 date-times in UTC, written with `Z` \(conventions guide[^\n]*\n {2}expected: an answer the contract allows\n {2}got: \/\w+At is "[^"]+\+02:00", a time with the offset \+02:00/],
   ['leak-by-id', 'isolation.getDocument,isolation.getVerification', /FAIL isolation\.getDocument[^\n]*\n(?: {2}[^\n]*\n)*? {2}rule: another platform's object in the path is 404, as one that does not exist \(authentication guide: isolation\)\n {2}expected: 404\n {2}got: 200 \{"id":"[0-9a-f-]{36}","documentHolder"/],
   ['leak-by-id', 'isolation.getCurrentAgentTransaction', /rule: another customer's object in the path is 404, as one that does not exist \(authentication guide: isolation\)\n {2}expected: 404\n {2}got: 200 \{"id":"Transaction:/],
+  ['clock-ignored', 'sandbox.clock.outcome-005', /rule: suffix 005: FAILED once the clock is 30 seconds on, when the advance answers\n {2}expected: at least \{"status":"FAILED","failureReason":"BANK_REJECTED"\}\n {2}got: \{[^\n]*"status":"PENDING"/],
+  ['clock-goes-back', 'sandbox.clock.advance', /rule: advancing by 60 seconds moves the clock 60 seconds ahead \(sandbox guide: the sandbox clock\)\n {2}expected: 60000\n {2}got: (-\d+|0)\n/],
   ['oldest-first', 'pagination.listPlatformExternalAccounts.walk', /rule: a list is newest first unless the operation says otherwise \(pagination guide: `data`; each list's description\)\n {2}expected: createdAt never later than the item before it \(limit=\d+\)\n {2}got: item \d+ \(\S+\) after item \d+ \(\S+\)/],
 ];
 
