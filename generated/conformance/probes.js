@@ -50,9 +50,31 @@ export async function probeSandbox(t, customer) {
         return 'the deployment has no sandbox operations (404 ROUTE_NOT_FOUND on POST /sandbox/internal-accounts/{accountId}/fund)';
     return undefined;
 }
+/** The endpoint each run set, and why it no longer holds it once another client changed it. */
+const claims = new WeakMap();
 /**
- * Points the platform's webhooks at the kit's receiver for the run (and back afterwards). The
- * implementation must then reach the receiver: POST /sandbox/webhooks/test reports what it answered.
+ * Why the run no longer holds the platform's webhook endpoint, or undefined while it does (or never
+ * set one). One endpoint a platform: another client that sets it (another run of the kit on the
+ * same platform, last writer wins) gets the deliveries from then on, and the webhook checks of this
+ * run are skipped with that reason instead of failing. Read anew until lost: lost, it stays lost.
+ */
+export async function endpointTaken(t) {
+    const claim = claims.get(t);
+    if (claim === undefined || claim.taken !== undefined)
+        return claim?.taken;
+    const config = await t.http.send('GET', '/config');
+    if (config.status !== 200)
+        return undefined; // the config checks fail on it
+    const now = config.body?.webhookEndpoint;
+    if (now !== claim.url)
+        claim.taken = takenBy(now);
+    return claim.taken;
+}
+const takenBy = (endpoint) => `another client set the platform's webhook endpoint to ${typeof endpoint === 'string' ? endpoint : 'none'} during the run (another run of the kit on this platform at the same time?): the webhooks go there, so the webhook checks are left to the run that holds it (give runs at once platforms of their own to run them all)`;
+/**
+ * Points the platform's webhooks at the kit's receiver for the run (and back afterwards, unless
+ * another client has set it since). The implementation must then reach the receiver: POST
+ * /sandbox/webhooks/test reports what it answered.
  */
 export async function setUpWebhooks(t, options) {
     const config = await t.http.send('GET', '/config');
@@ -61,7 +83,7 @@ export async function setUpWebhooks(t, options) {
     const previous = config.body.webhookEndpoint;
     if (previous !== undefined && options.secret === undefined) {
         return {
-            skip: `the platform already sends webhooks to ${previous}: give its signing secret (--webhook-secret or PAYMENTS_WEBHOOK_SECRET) so the kit can verify signatures without rotating it, or remove the endpoint`,
+            skip: `the platform already sends webhooks to ${previous} (another run of the kit on this platform at the same time?): give its signing secret (--webhook-secret or PAYMENTS_WEBHOOK_SECRET) so the kit can verify signatures without rotating it, or remove the endpoint`,
         };
     }
     const path = `/webhooks/${t.prefix}`;
@@ -72,17 +94,42 @@ export async function setUpWebhooks(t, options) {
         await receiver.close();
         return { skip: `the implementation refuses ${url} as the webhook endpoint (${set.text.slice(0, 200)}): give --webhook-url an address it accepts that reaches the receiver` };
     }
+    const claim = { url };
+    claims.set(t, claim);
+    // Put back at the end only while the run still holds it: a later writer's endpoint is theirs.
     t.cleanup('restoring the webhook endpoint', async () => {
+        if ((await endpointTaken(t)) !== undefined)
+            return;
         const restored = await t.http.send('PATCH', '/config', { body: { webhookEndpoint: previous ?? null } });
         if (restored.status !== 200)
             throw new Error(`PATCH /config answered ${restored.status}: ${restored.text.slice(0, 200)}`);
     });
     t.cleanup('stopping the webhook receiver', () => receiver.close());
-    const secret = options.secret ?? set.body?.webhookSigningSecret;
+    let shown = set.status === 200 ? set.body?.webhookSigningSecret : undefined;
+    if (set.status === 200 && previous === undefined && shown === undefined) {
+        // No endpoint when read, yet setting one showed no secret: another client set one in between (a
+        // run started at the same moment) and its answer showed the secret. This write came last, so
+        // the endpoint is this run's; a new secret makes it verifiable (the other run finds it taken).
+        const rotated = await t.http.send('PATCH', '/config', { body: { rotateWebhookSigningSecret: true } });
+        shown = rotated.status === 200 ? rotated.body?.webhookSigningSecret : undefined;
+    }
+    const secret = previous === undefined ? shown : options.secret;
     if (set.status !== 200 || secret === undefined) {
         // The webhook checks fail on this: setting the first endpoint must answer its secret.
         t.webhookProblem = `PATCH /config {webhookEndpoint} answered ${set.status} ${secret === undefined ? 'without a webhookSigningSecret' : ''} (${set.summary}): the first endpoint's answer shows its signing secret (spec: PlatformConfig.webhookSigningSecret)`;
         return { receiver };
+    }
+    // Read back: another run that set it after this one holds it now (last writer wins); no endpoint,
+    // or the one before, is the implementation not keeping what it was set to.
+    const back = await t.http.send('GET', '/config');
+    const reads = back.status === 200 ? back.body.webhookEndpoint : url;
+    if (reads !== url && (typeof reads !== 'string' || reads === previous)) {
+        t.webhookProblem = `PATCH /config {webhookEndpoint: ${url}} answered ${set.status}, yet GET /config then read ${typeof reads === 'string' ? reads : 'no endpoint'} (${back.summary}): the configuration keeps the endpoint it is set to`;
+        return { receiver };
+    }
+    if (reads !== url) {
+        claim.taken = takenBy(reads);
+        return { skip: claim.taken, receiver };
     }
     const tested = await t.http.send('POST', '/sandbox/webhooks/test');
     const reached = tested.body?.response_status;

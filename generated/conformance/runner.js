@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { operations, statusesOf } from "./bundle.js";
 import { CheckFailure, CheckSkipped } from "./check.js";
 import { Http } from "./http.js";
-import { preflight, probeSandbox, probeState, setUpWebhooks } from "./probes.js";
+import { endpointTaken, preflight, probeSandbox, probeState, setUpWebhooks } from "./probes.js";
 import { World } from "./world.js";
 import { offersClock } from "./time.js";
 /**
@@ -48,6 +48,20 @@ function skipReason(check, t, options, clock = false) {
     }
     return undefined;
 }
+/**
+ * A check run (or skipped) in `world`. A webhook check is skipped, not failed, once another client
+ * holds the platform's webhook endpoint (another run at the same time: probes.ts endpointTaken),
+ * before it starts or when it failed while the endpoint was taken: the deliveries went there.
+ */
+async function runIn(check, world, options, clock) {
+    const webhooks = check.needs.includes('webhooks');
+    const reason = skipReason(check, world, options, clock) ?? (webhooks ? await endpointTaken(world) : undefined);
+    if (reason !== undefined)
+        return { check, outcome: 'skipped', reason, ms: 0 };
+    const result = await runOne(check, world);
+    const taken = webhooks && result.outcome === 'failed' ? await endpointTaken(world) : undefined;
+    return taken === undefined ? result : { check, outcome: 'skipped', reason: taken, ms: result.ms };
+}
 async function runOne(check, t) {
     const started = Date.now();
     const timeoutMs = check.timeoutMs ?? 60_000;
@@ -72,9 +86,9 @@ export async function runConformance(checks, options) {
     const started = Date.now();
     const prefix = options.prefix ?? `conformance-${randomBytes(4).toString('hex')}`;
     const seen = new Set();
-    const http = new Http({
+    const httpOf = (credentials) => new Http({
         baseUrl: options.baseUrl,
-        credentials: options.credentials,
+        credentials,
         timeoutMs: options.requestTimeoutMs ?? 30_000,
         redactions: [
             { secret: options.credentials.clientSecret, variable: 'PAYMENTS_CLIENT_SECRET' },
@@ -87,8 +101,13 @@ export async function runConformance(checks, options) {
             await options.onAnswer?.(reply, response);
         },
     });
-    const t = new World({ http, prefix, otherPlatform: options.otherPlatform, outcomeWaitMs: options.outcomeWaitMs ?? 20_000 });
-    options.onUndo?.(() => t.finish());
+    const outcomeWaitMs = options.outcomeWaitMs ?? 20_000;
+    const t = new World({ http: httpOf(options.credentials), prefix, otherPlatform: options.otherPlatform, outcomeWaitMs });
+    // The second platform, as a world of its own: the checks that advance the sandbox clock run there
+    // (their "other platform" is then the kit's), so that no object of the other checks ages under them.
+    const elsewhere = options.otherPlatform === undefined ? undefined : new World({ http: httpOf(options.otherPlatform), prefix, otherPlatform: options.credentials, outcomeWaitMs });
+    const finish = async () => [...(await t.finish()), ...((await elsewhere?.finish()) ?? [])];
+    options.onUndo?.(finish);
     const results = [];
     const record = (result) => {
         results.push(result);
@@ -113,23 +132,39 @@ export async function runConformance(checks, options) {
             t.caps.noWebhooks = webhooks.skip;
         }
         // With the sandbox clock (time.ts), the checks of outcomes due minutes later advance it instead of
-        // waiting: they run alone, after the others, whose objects must not age under them.
-        const clock = t.caps.stateless === undefined && t.caps.noSandbox === undefined && checks.some((c) => c.needs.includes('minutes')) && (await offersClock(t));
-        const advancing = clock ? checks.filter((c) => c.needs.includes('minutes')) : [];
+        // waiting. On the second platform when there is one, beside the others (whose objects are on the
+        // kit's platform, its clock untouched, also by another run at the same time); else alone, after
+        // the others, whose objects must not age under them.
+        const timed = checks.filter((c) => c.needs.includes('minutes'));
+        let clockWorld;
+        if (t.caps.stateless === undefined && t.caps.noSandbox === undefined && timed.length > 0) {
+            if (elsewhere !== undefined && (await offersClock(elsewhere)))
+                clockWorld = elsewhere;
+            else if (await offersClock(t))
+                clockWorld = t;
+        }
+        if (elsewhere !== undefined)
+            elsewhere.caps = { ...t.caps };
+        const clock = clockWorld !== undefined;
+        const advancing = clock ? timed : [];
         const rest = checks.filter((c) => !advancing.includes(c));
         // The checks that wait longest first, so that they wait while the others run.
         const queue = [...rest.filter((c) => c.needs.includes('slow') || c.needs.includes('minutes')), ...rest.filter((c) => !c.needs.includes('slow') && !c.needs.includes('minutes'))];
-        const worker = async (from) => {
+        const worker = async (from, world) => {
             for (let check = from.shift(); check !== undefined; check = from.shift()) {
-                const reason = skipReason(check, t, options, clock);
-                record(judged(reason === undefined ? await runOne(check, t) : { check, outcome: 'skipped', reason, ms: 0 }, options.expectedFailures));
+                record(judged(await runIn(check, world, options, clock), options.expectedFailures));
             }
         };
-        await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, () => worker(queue)));
-        await worker(advancing);
+        const workers = Array.from({ length: Math.max(1, options.concurrency ?? 8) }, () => worker(queue, t));
+        if (clockWorld !== undefined && clockWorld === elsewhere)
+            await Promise.all([...workers, worker(advancing, clockWorld)]);
+        else {
+            await Promise.all(workers);
+            await worker(advancing, t);
+        }
     }
     finally {
-        cleanupProblems = await t.finish();
+        cleanupProblems = await finish();
     }
     // In the order of the checks, not of their ends.
     const order = new Map(checks.map((c, i) => [c.id, i]));

@@ -65,9 +65,11 @@ export function hub(receiver, url, secret, ownEndpoint) {
         url,
         secrets: [secret],
         ownEndpoint,
-        async waitFor(match, count, timeoutMs) {
+        async waitFor(match, count, timeoutMs, since = 0) {
             const deadline = Date.now() + timeoutMs;
             const matching = () => receiver.deliveries.filter((d) => {
+                if (d.at < since)
+                    return false;
                 const body = parseDelivery(d);
                 return body !== undefined && match(body);
             });
