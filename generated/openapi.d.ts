@@ -9185,19 +9185,6 @@ export interface components {
          * @example AgentAction:019542f5-b3e7-1d02-0000-00000000000d
          */
         ActionId: string;
-        /**
-         * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
-         *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-         * @example 019542f5-b3e7-1d02-0000-000000000e01
-         */
-        WebhookId: string;
-        /**
-         * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
-         *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
-         *     timestamp is more than 5 minutes away from your clock, to defeat replays.
-         * @example 1760356805
-         */
-        WebhookTimestamp: number;
     };
     requestBodies: never;
     headers: {
@@ -9482,8 +9469,6 @@ export type ParameterCredentialId = components['parameters']['CredentialId'];
 export type ParameterSessionId = components['parameters']['SessionId'];
 export type ParameterAgentId = components['parameters']['AgentId'];
 export type ParameterActionId = components['parameters']['ActionId'];
-export type ParameterWebhookId = components['parameters']['WebhookId'];
-export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type $defs = Record<string, never>;
@@ -14079,14 +14064,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14115,14 +14100,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14151,14 +14136,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14187,14 +14172,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14223,14 +14208,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14259,14 +14244,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14295,14 +14280,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14331,14 +14316,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14367,14 +14352,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
