@@ -2847,8 +2847,10 @@ export interface paths {
          * @description Sandbox only: sends one event of `type` to the platform's webhook endpoint (`webhookEndpoint` of
          *     `GET /config`) right away, with a realistic `data` of that type (the resource as the webhook
          *     that carries the type documents it, in the status the type names), signed like every webhook,
-         *     and reports what the endpoint answered. It is not retried and changes nothing: use it to build
-         *     and test the endpoint's handling of each type before the events happen for real.
+         *     and answers with the event as sent (`event`, the webhook's body, a oneOf of the nine webhooks'
+         *     events told apart by `type`) and what the endpoint answered. It is not retried and changes
+         *     nothing: use it to build and test the endpoint's handling of each type before the events happen
+         *     for real, comparing what the endpoint received with `event`.
          *
          *     Errors: `403 SANDBOX_ONLY` with a production API token; `400 WEBHOOK_ENDPOINT_NOT_SET` when no
          *     endpoint is configured; `400 INVALID_INPUT` for an unknown type. An endpoint that answers with
@@ -8641,34 +8643,6 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
         };
         /**
-         * SandboxWebhookTriggerResult
-         * @description The event sent, and what the platform's endpoint answered.
-         */
-        SandboxWebhookTriggerResult: {
-            /**
-             * @description The `id` of the event sent (its `webhook-id` header). No object of the API has it.
-             * @example 019542f5-b3e7-1d02-0000-000000000e31
-             */
-            eventId: string;
-            type: components["schemas"]["WebhookEventType"];
-            /**
-             * Format: uri
-             * @description The endpoint the event was sent to (`webhookEndpoint` of `GET /config`).
-             * @example https://platform.example.com/webhooks/payments
-             */
-            url: string;
-            /**
-             * @description The HTTP status the endpoint answered; `0` when it could not be reached.
-             * @example 200
-             */
-            responseStatus: number;
-            /**
-             * @description The start of the endpoint's answer (at most 1,000 characters).
-             * @example {"received":true}
-             */
-            responseBody?: string;
-        };
-        /**
          * WebhookEvent
          * @description Fields shared by every webhook body. Each webhook's body is `allOf` this and an object with its
          *     `type` values and its `data`.
@@ -8711,6 +8685,12 @@ export interface components {
              */
             type?: "TEST";
             data: components["schemas"]["TestWebhookEventData"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TEST";
         };
         /**
          * InvitationClaimedWebhookEvent
@@ -8725,6 +8705,12 @@ export interface components {
             type?: "INVITATION_CLAIMED";
             /** @description The invitation, `CLAIMED`. */
             data: components["schemas"]["Invitation"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INVITATION_CLAIMED";
         };
         /**
          * IncomingPaymentWebhookEvent
@@ -8738,6 +8724,12 @@ export interface components {
             type?: "INCOMING_PAYMENT_PENDING" | "INCOMING_PAYMENT_COMPLETED" | "INCOMING_PAYMENT_FAILED";
             /** @description The incoming transaction after the change. */
             data: components["schemas"]["IncomingTransaction"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INCOMING_PAYMENT_PENDING" | "INCOMING_PAYMENT_COMPLETED" | "INCOMING_PAYMENT_FAILED";
         };
         /**
          * OutgoingPaymentWebhookEvent
@@ -8751,6 +8743,12 @@ export interface components {
             type?: "OUTGOING_PAYMENT_PENDING" | "OUTGOING_PAYMENT_PROCESSING" | "OUTGOING_PAYMENT_COMPLETED" | "OUTGOING_PAYMENT_FAILED" | "OUTGOING_PAYMENT_EXPIRED";
             /** @description The outgoing transaction after the change. */
             data: components["schemas"]["OutgoingTransaction"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT_PENDING" | "OUTGOING_PAYMENT_PROCESSING" | "OUTGOING_PAYMENT_COMPLETED" | "OUTGOING_PAYMENT_FAILED" | "OUTGOING_PAYMENT_EXPIRED";
         };
         /**
          * CustomerStatusWebhookEvent
@@ -8764,6 +8762,12 @@ export interface components {
             type?: "CUSTOMER_KYC_PENDING" | "CUSTOMER_KYC_APPROVED" | "CUSTOMER_KYC_REJECTED" | "CUSTOMER_KYB_PENDING" | "CUSTOMER_KYB_APPROVED" | "CUSTOMER_KYB_REJECTED";
             /** @description The customer after the change. */
             data: Omit<components["schemas"]["Customer"], "customerType">;
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER_KYC_PENDING" | "CUSTOMER_KYC_APPROVED" | "CUSTOMER_KYC_REJECTED" | "CUSTOMER_KYB_PENDING" | "CUSTOMER_KYB_APPROVED" | "CUSTOMER_KYB_REJECTED";
         };
         /**
          * VerificationStatusWebhookEvent
@@ -8777,6 +8781,12 @@ export interface components {
             type?: "VERIFICATION_STATUS_UPDATED";
             /** @description The verification after the change. */
             data: components["schemas"]["Verification"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VERIFICATION_STATUS_UPDATED";
         };
         /**
          * ExternalAccountStatusWebhookEvent
@@ -8790,6 +8800,12 @@ export interface components {
             type?: "EXTERNAL_ACCOUNT_STATUS_UPDATED";
             /** @description The external account after the change. */
             data: components["schemas"]["ExternalAccount"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EXTERNAL_ACCOUNT_STATUS_UPDATED";
         };
         /**
          * InternalAccountStatusWebhookEvent
@@ -8803,6 +8819,12 @@ export interface components {
             type?: "INTERNAL_ACCOUNT_STATUS_UPDATED" | "INTERNAL_ACCOUNT_BALANCE_UPDATED";
             /** @description The internal account after the change. */
             data: components["schemas"]["InternalAccount"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INTERNAL_ACCOUNT_STATUS_UPDATED" | "INTERNAL_ACCOUNT_BALANCE_UPDATED";
         };
         /**
          * AgentActionStatusWebhookEvent
@@ -8816,6 +8838,51 @@ export interface components {
             type?: "AGENT_ACTION_PENDING_APPROVAL" | "AGENT_ACTION_APPROVED" | "AGENT_ACTION_REJECTED" | "AGENT_ACTION_FAILED";
             /** @description The agent action after the change. */
             data: components["schemas"]["AgentAction"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "AGENT_ACTION_PENDING_APPROVAL" | "AGENT_ACTION_APPROVED" | "AGENT_ACTION_REJECTED" | "AGENT_ACTION_FAILED";
+        };
+        /**
+         * AnyWebhookEvent
+         * @description The body of any webhook: one of the nine webhooks' events, told apart by `type` (each value
+         *     belongs to one webhook, see `WebhookEventType`).
+         */
+        AnyWebhookEvent: components["schemas"]["TestWebhookEvent"] | components["schemas"]["InvitationClaimedWebhookEvent"] | components["schemas"]["IncomingPaymentWebhookEvent"] | components["schemas"]["OutgoingPaymentWebhookEvent"] | components["schemas"]["CustomerStatusWebhookEvent"] | components["schemas"]["VerificationStatusWebhookEvent"] | components["schemas"]["ExternalAccountStatusWebhookEvent"] | components["schemas"]["InternalAccountStatusWebhookEvent"] | components["schemas"]["AgentActionStatusWebhookEvent"];
+        /**
+         * SandboxWebhookTriggerResult
+         * @description The event sent, and what the platform's endpoint answered.
+         */
+        SandboxWebhookTriggerResult: {
+            /**
+             * @description The `id` of the event sent (its `webhook-id` header). No object of the API has it.
+             * @example 019542f5-b3e7-1d02-0000-000000000e31
+             */
+            eventId: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * @description The event as sent: the JSON of the webhook's body, the one its signature covers, valid against
+             *     the webhook that carries its `type`. Compare it with what the endpoint received.
+             */
+            event: components["schemas"]["AnyWebhookEvent"];
+            /**
+             * Format: uri
+             * @description The endpoint the event was sent to (`webhookEndpoint` of `GET /config`).
+             * @example https://platform.example.com/webhooks/payments
+             */
+            url: string;
+            /**
+             * @description The HTTP status the endpoint answered; `0` when it could not be reached.
+             * @example 200
+             */
+            responseStatus: number;
+            /**
+             * @description The start of the endpoint's answer (at most 1,000 characters).
+             * @example {"received":true}
+             */
+            responseBody?: string;
         };
     };
     responses: {
@@ -9118,19 +9185,6 @@ export interface components {
          * @example AgentAction:019542f5-b3e7-1d02-0000-00000000000d
          */
         ActionId: string;
-        /**
-         * @description Id of the event (Standard Webhooks `webhook-id`), equal to the body's `id`. It stays the same on
-         *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
-         * @example 019542f5-b3e7-1d02-0000-000000000e01
-         */
-        WebhookId: string;
-        /**
-         * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
-         *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
-         *     timestamp is more than 5 minutes away from your clock, to defeat replays.
-         * @example 1760356805
-         */
-        WebhookTimestamp: number;
     };
     requestBodies: never;
     headers: {
@@ -9362,7 +9416,6 @@ export type SchemaSandboxVerificationOutcomeRequest = components['schemas']['San
 export type SchemaSandboxBeneficiaryVerificationRequest = components['schemas']['SandboxBeneficiaryVerificationRequest'];
 export type SchemaWebhookEventType = components['schemas']['WebhookEventType'];
 export type SchemaSandboxWebhookTriggerRequest = components['schemas']['SandboxWebhookTriggerRequest'];
-export type SchemaSandboxWebhookTriggerResult = components['schemas']['SandboxWebhookTriggerResult'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaTestWebhookEventData = components['schemas']['TestWebhookEventData'];
 export type SchemaTestWebhookEvent = components['schemas']['TestWebhookEvent'];
@@ -9374,6 +9427,8 @@ export type SchemaVerificationStatusWebhookEvent = components['schemas']['Verifi
 export type SchemaExternalAccountStatusWebhookEvent = components['schemas']['ExternalAccountStatusWebhookEvent'];
 export type SchemaInternalAccountStatusWebhookEvent = components['schemas']['InternalAccountStatusWebhookEvent'];
 export type SchemaAgentActionStatusWebhookEvent = components['schemas']['AgentActionStatusWebhookEvent'];
+export type SchemaAnyWebhookEvent = components['schemas']['AnyWebhookEvent'];
+export type SchemaSandboxWebhookTriggerResult = components['schemas']['SandboxWebhookTriggerResult'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -9414,8 +9469,6 @@ export type ParameterCredentialId = components['parameters']['CredentialId'];
 export type ParameterSessionId = components['parameters']['SessionId'];
 export type ParameterAgentId = components['parameters']['AgentId'];
 export type ParameterActionId = components['parameters']['ActionId'];
-export type ParameterWebhookId = components['parameters']['WebhookId'];
-export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type $defs = Record<string, never>;
@@ -13984,7 +14037,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The event sent, and what the endpoint answered. */
+            /** @description The event sent, as sent, and what the endpoint answered. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14011,14 +14064,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14047,14 +14100,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14083,14 +14136,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14119,14 +14172,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14155,14 +14208,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14191,14 +14244,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14227,14 +14280,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14263,14 +14316,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;
@@ -14299,14 +14352,14 @@ export interface operations {
                  *     every retry of the event, so use it to drop duplicates. It is the first part of the signed content.
                  * @example 019542f5-b3e7-1d02-0000-000000000e01
                  */
-                "Webhook-Id": components["parameters"]["WebhookId"];
+                "Webhook-Id": string;
                 /**
                  * @description When this delivery attempt was signed, in Unix seconds (Standard Webhooks `webhook-timestamp`).
                  *     It changes on every retry and is the second part of the signed content. Reject deliveries whose
                  *     timestamp is more than 5 minutes away from your clock, to defeat replays.
                  * @example 1760356805
                  */
-                "Webhook-Timestamp": components["parameters"]["WebhookTimestamp"];
+                "Webhook-Timestamp": number;
             };
             path?: never;
             cookie?: never;

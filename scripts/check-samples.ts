@@ -50,6 +50,8 @@ const operations: Operation[] = Object.entries(bundle.paths).flatMap(([path, ite
 // Creations first, so that reads, changes and actions find what they name; simulations act on
 // what exists; an agent's own operations need its access token (redeemed among the actions);
 // deletions last.
+/** Operations whose answer holds ids of sample data (the sandbox's sample webhook), not of the platform's objects. */
+const ANSWERS_WITH_SAMPLE_IDS = new Set(['simulateWebhookEvent']);
 const phase = (op: Operation) => (op.method === 'DELETE' ? 3 : op.path.startsWith('/agents/me') ? 2 : op.path.startsWith('/sandbox/') ? 1 : 0);
 const ordered = [...operations].sort((a, b) => phase(a) - phase(b));
 
@@ -332,11 +334,13 @@ try {
         result.failed.push(`${op.operationId} (${op.method} ${op.path}): did not run: ${String(error).slice(0, 300)}`);
         continue;
       }
-      collectIds(answer.body, ids);
+      // The trigger's event carries sample ids that name no object of the platform: no later sample takes them.
+      const namesObjects = !ANSWERS_WITH_SAMPLE_IDS.has(op.operationId);
+      if (namesObjects) collectIds(answer.body, ids);
       const accessToken = (answer.body as { accessToken?: unknown } | null)?.accessToken;
       if (typeof accessToken === 'string') ids.set('accessToken', accessToken);
       // A read's answer names only what no earlier answer did (its list's order is not the example's).
-      if (op.successes.includes(answer.status)) {
+      if (namesObjects && op.successes.includes(answer.status)) {
         const found = new Map<string, string>();
         for (const example of op.answers.slice(0, 1)) mapIdentifiers(example, answer.body, found);
         for (const [example, real] of found) if (op.method !== 'GET') identifiers.set(example, real);

@@ -21,7 +21,7 @@ import { modelInput } from './models/input.ts';
 import { checkJava } from './models/java.ts';
 import { isKnownLoss, KNOWN_LOSSES } from './models/known-losses.ts';
 import { generate, LANGUAGES, typeNames, type Language } from './models/languages.ts';
-import { checkNames } from './models/names.ts';
+import { checkNames, KNOWN_INVENTED } from './models/names.ts';
 import { checkPython } from './models/python.ts';
 import type { RoundTripCase, RoundTripResults } from './models/round-trip.ts';
 
@@ -43,6 +43,8 @@ const problems: string[] = [];
 const lines: string[] = [];
 
 // 1. Generate, and check every type's name.
+/** The KNOWN_INVENTED names some language made, in lower case. */
+const madeUp = new Set<string>();
 for (const language of LANGUAGES) {
   const since = performance.now();
   const files = await generate(language, input.document);
@@ -52,11 +54,17 @@ for (const language of LANGUAGES) {
   for (const [file, source] of files) writeFileSync(join(dir, file), source);
   const names = checkNames([...files.values()].flatMap(typeNames[language]), input, definitions);
   problems.push(...names.invented.map((name) => `${language}: type name the spec does not give: ${name}`));
+  for (const name of names.known) madeUp.add(name.toLowerCase());
   problems.push(...names.withoutType.filter((s) => s.why === undefined).map((s) => `${language}: no type for the component schema ${s.name}, for no known reason`));
   lines.push(
     `${language}: ${names.types.length} types in ${files.size} file(s) of ${relative(root, dir)}/ (${seconds(since)}); ${names.schemasWithType.length} of ${input.schemaNames.length} component schemas have a type of their name` +
       (names.withoutType.length === 0 ? '' : `; the others: ${names.withoutType.map((s) => `${s.name} (${s.why ?? '?'})`).join(', ')}`),
   );
+}
+for (const entry of KNOWN_INVENTED) {
+  const made = entry.names.filter((n) => madeUp.has(n.toLowerCase()));
+  if (made.length === 0) problems.push(`scripts/models/names.ts lists made-up names no language makes any more: ${entry.names.join(', ')}`);
+  else lines.push(`made-up names, known (scripts/models/names.ts): ${made.join(', ')}: ${entry.why}`);
 }
 const shared = input.enums.filter((group) => group.members.length > 1);
 lines.push(`enums with the same values share one type: ${shared.map((g) => `${g.name} (${g.members.join(', ')})`).join('; ')}`);
@@ -129,4 +137,4 @@ if (problems.length > 0) {
   console.error(`\nmodels: ${problems.length} problems\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`models: ${values.check ? 'generated, compiled and round-tripped' : 'generated'}, every type named by the spec (${seconds(started)})`);
+console.log(`models: ${values.check ? 'generated, compiled and round-tripped' : 'generated'}, every type named by the spec${madeUp.size === 0 ? '' : ` but ${madeUp.size} known made-up names`} (${seconds(started)})`);

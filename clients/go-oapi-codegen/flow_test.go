@@ -1,7 +1,8 @@
 // The payout flow through oapi-codegen's Go client (ClientWithResponses), against the sandbox the
 // check started. Only the generated client talks to the API: HTTP Basic through its securityprovider,
 // bodies from its types, answers decoded by it into JSON<status> (Error<status> for an error); a
-// oneOf is read by its discriminator. The webhook is verified with Standard Webhooks' Go library.
+// oneOf is read by its discriminator. The webhook is verified with Standard Webhooks' Go library, and
+// the sample webhook's event the sandbox answers with is read as its webhook's type.
 package flow
 
 import (
@@ -353,5 +354,29 @@ func TestWebhookIsVerified(t *testing.T) {
 	tampered, _ := json.Marshal(event)
 	if webhook.Verify(tampered, last.header) == nil {
 		t.Fatal("a tampered body verified")
+	}
+
+	// A sample of any type: the answer holds the event it sent, read as its webhook's type.
+	trigger, err := api.SimulateWebhookEventWithResponse(ctx, payments.SandboxWebhookTriggerRequest{Type: payments.WebhookEventTypeOUTGOINGPAYMENTFAILED})
+	check(t, err, trigger, trigger.Body, 200)
+	sent, err := trigger.JSON200.Event.ValueByDiscriminator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, ok := sent.(payments.OutgoingPaymentWebhookEvent)
+	if !ok || failed.Data.Status != known(payments.TransactionStatusFAILED) || failed.Id != trigger.JSON200.EventId {
+		t.Fatalf("the trigger's event: a %T, status %s, id %s (eventId %s)", sent, failed.Data.Status, failed.Id, trigger.JSON200.EventId)
+	}
+	select {
+	case last = <-deliveries:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the triggered webhook did not arrive within 15 s")
+	}
+	if err := webhook.Verify(last.body, last.header); err != nil {
+		t.Fatalf("the triggered webhook did not verify: %v", err)
+	}
+	var received payments.OutgoingPaymentWebhookEvent
+	if err := json.Unmarshal(last.body, &received); err != nil || received.Id != failed.Id || received.Data.Id != failed.Data.Id || last.header.Get("Webhook-Id") != failed.Id {
+		t.Fatalf("received event %s of %s (%v, webhook-id %s), the trigger's event %s of %s", received.Id, received.Data.Id, err, last.header.Get("Webhook-Id"), failed.Id, failed.Data.Id)
 	}
 }

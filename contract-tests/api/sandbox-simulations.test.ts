@@ -427,18 +427,24 @@ describeServer('the webhooks of simulations, on a server of its own', () => {
     for (const e of events) expect(await validateAgainst(schemaOfType.get(e.type) ?? '', e)).toEqual([]);
   });
 
-  it('200: every documented event type arrives signed, with a data of its type valid against its webhook, and the endpoint\'s answer reported', async () => {
+  it('200: every documented event type arrives signed, with a data of its type valid against its webhook, and the answer gives the event as received and the endpoint\'s reply', async () => {
     const types = deref<{ enum: Schemas['WebhookEventType'][] }>(spec.components.schemas?.WebhookEventType).enum;
     expect(types.length).toBeGreaterThanOrEqual(24);
+    const mapping = deref<{ discriminator: { mapping: Record<string, string> } }>(spec.components.schemas?.AnyWebhookEvent).discriminator.mapping;
     const before = hooks.receiver.received.length;
     for (const type of types) {
       const { data, response } = await own.via.POST('/sandbox/webhooks/trigger', { body: { type } });
       expect(response.status, type).toBe(200);
       expect(data).toMatchObject({ type, url: hooks.receiver.url, responseStatus: 200, responseBody: '{"received":true}' });
+      expect(await validateAgainst('#/components/schemas/SandboxWebhookTriggerResult', data), type).toEqual([]);
       const hook = hooks.receiver.received.at(-1);
       const event = new Webhook(hooks.secret).verify(hook?.body ?? '', hook?.headers ?? {}) as { id: string; type: string; data: Record<string, unknown> };
       expect(event).toMatchObject({ id: data?.eventId, type });
       expect(await validateAgainst(schemaOfType.get(type) ?? '', event), type).toEqual([]);
+      // The answer's event is the body the endpoint got, byte for byte, and its discriminator names the webhook that carries the type.
+      expect(data?.event, type).toEqual(event);
+      expect(JSON.stringify(data?.event), type).toBe(hook?.body);
+      expect(mapping[type], type).toBe(schemaOfType.get(type));
       // The data is in the status its type names.
       const status = /^(?:INCOMING|OUTGOING)_PAYMENT_(\w+)$/.exec(type)?.[1] ?? /^AGENT_ACTION_(\w+)$/.exec(type)?.[1];
       if (status !== undefined) expect(event.data.status, type).toBe(status);

@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, type Ran } from './command.ts';
+import { README, README_COMMAND, readmeOapiCodegenConfig } from './readme-config.ts';
 import { CLIENTS, GENERATOR_JAR, goEnv, OPENAPI_GENERATOR_VERSION, OPENAPI_PYTHON_CLIENT_VERSION, pythonEnv, ROOT, SCRATCH, SPEC, venvBin } from './tools.ts';
 
 export interface Sandbox {
@@ -317,8 +318,16 @@ export const CLIENT_CHECKS: ClientCheck[] = [
       rmSync(out('go-oapi-codegen'), { recursive: true, force: true });
       mkdirSync(out('go-oapi-codegen'), { recursive: true });
       writeFileSync(join(out('go-oapi-codegen'), 'go.mod'), 'module example.com/payments/oapi-codegen\n\ngo 1.24\n');
+      // The configuration and command of clients/README.md, as written there (readme-config.ts).
+      const config = readmeOapiCodegenConfig();
+      if (!config.ok) return { ok: false, output: config.problem, seconds: 0, line: `read ${relative(README)}` };
+      const configFile = join(out('go-oapi-codegen'), 'oapi-codegen.yaml');
+      writeFileSync(configFile, config.yaml);
+      const paths: Record<string, string> = { 'oapi-codegen.yaml': configFile, 'payments.gen.go': join(out('go-oapi-codegen'), 'payments.gen.go'), $SPEC: SPEC };
+      // `go tool oapi-codegen -config ... -o ... $SPEC`, with the files of the scratch folder.
+      const args = README_COMMAND.split(' ').slice(2).map((arg) => paths[arg] ?? arg);
       // The generator is a `tool` of the flow's module: built from the version its go.mod pins.
-      return run('go', ['tool', 'oapi-codegen', '-config', 'oapi-codegen.yaml', SPEC], { cwd: flowDir('go-oapi-codegen'), env: goEnv() });
+      return run('go', ['tool', ...args], { cwd: flowDir('go-oapi-codegen'), env: goEnv() });
     },
     // It prints nothing when all went well (the first run also shows go downloading the modules).
     warnings: (output) =>

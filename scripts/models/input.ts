@@ -81,7 +81,8 @@ function discriminators(schemas: Record<string, Json>, sites: EnumSite[]): void 
     const values = Object.keys(mapping);
     const component = componentEnums.get(valueKey(values));
     const member = `${union}.${propertyName}`;
-    for (const ref of Object.values(mapping)) {
+    // A variant may carry several values (a webhook's event types): it is typed once.
+    for (const ref of new Set(Object.values(mapping))) {
       const variant = refName(ref);
       const variantSchema = variant === undefined ? undefined : schemas[variant];
       if (variant === undefined || variantSchema === undefined) throw new Error(`${member}: mapping to ${ref}, not a component schema`);

@@ -1,6 +1,7 @@
 // POST /sandbox/webhooks/trigger: one event of any type, with a sample `data` of that type
 // (sample-events.ts), signed and sent to the platform's endpoint at once like the test webhook,
-// and the endpoint's answer. Nothing is stored or retried: the event reports nothing that happened.
+// and the answer: the event as sent and the endpoint's reply. Nothing is stored or retried: the
+// event reports nothing that happened.
 import type { components } from '../../generated/openapi.js';
 import type { PlatformContext } from '../context/context.ts';
 import { realNow } from '../shared/clock.ts';
@@ -28,5 +29,14 @@ export async function triggerWebhook(ctx: PlatformContext, type: Schemas['Webhoo
   const secret = ctx.keys.open(platform.webhook_signing_secret);
   // Signed at real time, as every delivery is: receivers refuse a signature dated ahead of theirs.
   const result = await postSignedWebhook(platform.webhook_endpoint, secret, { id: event.id, body: JSON.stringify(event), at: realNow(ctx.clock) }, ctx.settings.allowPrivateWebhookTargets);
-  return { eventId: event.id, type, url: platform.webhook_endpoint, responseStatus: result.responseStatus, responseBody: (result.error ?? result.responseBody).slice(0, MAX_RESPONSE_CHARS) };
+  return {
+    eventId: event.id,
+    type,
+    // The body as sent. Its `data` comes from the spec's own webhook examples (sample-events.ts), which
+    // lint validates against the webhook's schema; the contract tests validate every type's answer.
+    event: event as Schemas['AnyWebhookEvent'],
+    url: platform.webhook_endpoint,
+    responseStatus: result.responseStatus,
+    responseBody: (result.error ?? result.responseBody).slice(0, MAX_RESPONSE_CHARS),
+  };
 }

@@ -104,7 +104,7 @@ export function simulationChecks() {
             t.is.equal(t.expect(await t.call('GET', `/customers/external-accounts/${enc(external.id)}`), 200, 'getCustomerExternalAccount answers 200'), answered, 'the account reads back as answered');
             expectNotAllowed(t, await simulate(t, path, { status: 'NOT_MATCHED' }, false), 'MATCHED', [], 'answering an answered name check');
         }),
-        check('simulations.webhook', { operations: ['simulateWebhookEvent'], status: 200, rule: `POST /sandbox/webhooks/trigger sends an event of any documented type, signed, with a data of that type valid against its webhook, and reports what the endpoint answered (${GUIDE})`, needs: [...needs, 'webhooks'], tags: ['webhooks'] }, async (t) => {
+        check('simulations.webhook', { operations: ['simulateWebhookEvent'], status: 200, rule: `POST /sandbox/webhooks/trigger sends an event of any documented type, signed, with a data of that type valid against its webhook, and answers with that event as received and what the endpoint answered (${GUIDE})`, needs: [...needs, 'webhooks'], tags: ['webhooks'] }, async (t) => {
             const hub = t.webhooks;
             if (hub === undefined)
                 throw new CheckFailure('the platform can be pointed at a webhook endpoint (updatePlatformConfig)', "the kit's receiver set up", t.webhookProblem ?? 'no webhook set-up');
@@ -121,6 +121,7 @@ export function simulationChecks() {
                 if (violation !== undefined)
                     throw new CheckFailure(violation.rule, `a ${type} body the spec allows`, violation.problem);
                 t.is.equal(good.event.type, type, 'the event is of the type asked for');
+                t.is.equal(result.event, good.event, "the result's event is the body the endpoint received");
             }
         }),
     ];
