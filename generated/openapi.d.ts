@@ -520,11 +520,11 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
-                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+                 *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
-                accountId: components["parameters"]["InternalAccountId"];
+                accountId: components["parameters"]["EmbeddedWalletAccountId"];
             };
             cookie?: never;
         };
@@ -683,10 +683,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -1490,9 +1490,9 @@ export interface paths {
             path: {
                 /**
                  * @description The credential's id.
-                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
+                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
                  */
-                credentialId: components["parameters"]["CredentialId"];
+                credentialId: components["parameters"]["PasskeyCredentialId"];
             };
             cookie?: never;
         };
@@ -7904,7 +7904,8 @@ export interface components {
          *         "VIEW_TRANSACTIONS",
          *         "CREATE_QUOTES",
          *         "EXECUTE_QUOTES",
-         *         "CREATE_TRANSFERS"
+         *         "CREATE_TRANSFERS",
+         *         "MANAGE_EXTERNAL_ACCOUNTS"
          *       ],
          *       "defaultExecutionMode": "AUTO",
          *       "spendingLimits": {
@@ -7933,7 +7934,8 @@ export interface components {
              *       "VIEW_TRANSACTIONS",
              *       "CREATE_QUOTES",
              *       "EXECUTE_QUOTES",
-             *       "CREATE_TRANSFERS"
+             *       "CREATE_TRANSFERS",
+             *       "MANAGE_EXTERNAL_ACCOUNTS"
              *     ]
              */
             permissions: components["schemas"]["AgentPermission"][];
@@ -9073,6 +9075,12 @@ export interface components {
          */
         RequestId: string;
         /**
+         * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+         *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+         * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+         */
+        EmbeddedWalletAccountId: string;
+        /**
          * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
          *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
          * @example INACTIVE
@@ -9083,6 +9091,11 @@ export interface components {
          * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
          */
         ExternalAccountId: string;
+        /**
+         * @description The id of one of the platform's own external accounts.
+         * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
+         */
+        PlatformExternalAccountId: string;
         /**
          * @description The quote's id.
          * @example Quote:019542f5-b3e7-1d02-0000-000000000007
@@ -9103,6 +9116,11 @@ export interface components {
          * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
          */
         CredentialId: string;
+        /**
+         * @description The credential's id.
+         * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
+         */
+        PasskeyCredentialId: string;
         /**
          * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
          * @example 019542f5-b3e7-1d02-0000-00000000000b
@@ -9405,12 +9423,15 @@ export type ParameterVerificationId = components['parameters']['VerificationId']
 export type ParameterInternalAccountId = components['parameters']['InternalAccountId'];
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
+export type ParameterEmbeddedWalletAccountId = components['parameters']['EmbeddedWalletAccountId'];
 export type ParameterExternalAccountStatusFilter = components['parameters']['ExternalAccountStatusFilter'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
+export type ParameterPlatformExternalAccountId = components['parameters']['PlatformExternalAccountId'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
 export type ParameterInvitationCode = components['parameters']['InvitationCode'];
 export type ParameterCredentialId = components['parameters']['CredentialId'];
+export type ParameterPasskeyCredentialId = components['parameters']['PasskeyCredentialId'];
 export type ParameterSessionId = components['parameters']['SessionId'];
 export type ParameterAgentId = components['parameters']['AgentId'];
 export type ParameterActionId = components['parameters']['ActionId'];
@@ -10616,11 +10637,11 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
-                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+                 *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
-                accountId: components["parameters"]["InternalAccountId"];
+                accountId: components["parameters"]["EmbeddedWalletAccountId"];
             };
             cookie?: never;
         };
@@ -10943,10 +10964,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -10975,10 +10996,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -12091,9 +12112,9 @@ export interface operations {
             path: {
                 /**
                  * @description The credential's id.
-                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
+                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
                  */
-                credentialId: components["parameters"]["CredentialId"];
+                credentialId: components["parameters"]["PasskeyCredentialId"];
             };
             cookie?: never;
         };

@@ -253,7 +253,7 @@ const NOT_YET: Record<string, string> = Object.fromEntries(
       'getCurrentAgent', 'listCurrentAgentInternalAccounts', 'listCurrentAgentExternalAccounts', 'createCurrentAgentExternalAccount', 'createCurrentAgentQuote', 'getCurrentAgentQuote', 'executeCurrentAgentQuote',
       'createCurrentAgentTransferIn', 'createCurrentAgentTransferOut', 'listCurrentAgentTransactions', 'getCurrentAgentTransaction', 'listCurrentAgentActions', 'getCurrentAgentAction',
     ],
-    'a sender for the UMA lookup (the sample sends no optional query parameter) and a quote paid by real-time funding': ['lookupUmaReceiver', 'sendSandboxPayment'],
+    "a quote paid by real-time funding (createQuote's example realtimeFundingToUma; its sample sends the first example)": ['sendSandboxPayment'],
     'a transaction in the state the action needs (pending approval, cancellable, processing)': [
       'approveTransaction', 'rejectTransaction', 'cancelTransaction', 'simulateTransactionCompletion', 'simulateTransactionFailure', 'simulateTransactionReturn',
     ],
@@ -262,7 +262,6 @@ const NOT_YET: Record<string, string> = Object.fromEntries(
     'an object still in its starting state: the example outcome equals the state the sandbox already gave it (409 TRANSITION_NOT_ALLOWED)': ['simulateKycOutcome', 'simulateVerificationOutcome', 'simulateBeneficiaryVerification'],
     'an unclaimed invitation: the claim sample runs first, the cancel sample then meets INVITATION_ALREADY_CLAIMED': ['cancelInvitation'],
     'a customer not yet deleted: deleteCustomer runs before deleteDocument': ['deleteDocument'],
-    "the platform's external account: the path's example (the shared parameter's) is the customer's account ExternalAccount:...0006": ['getPlatformExternalAccount', 'deletePlatformExternalAccount'],
   }).flatMap(([why, ids]) => ids.map((id) => [id, why])),
 );
 
