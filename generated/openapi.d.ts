@@ -520,11 +520,11 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
-                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+                 *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
-                accountId: components["parameters"]["InternalAccountId"];
+                accountId: components["parameters"]["EmbeddedWalletAccountId"];
             };
             cookie?: never;
         };
@@ -683,10 +683,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -1490,9 +1490,9 @@ export interface paths {
             path: {
                 /**
                  * @description The credential's id.
-                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
+                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
                  */
-                credentialId: components["parameters"]["CredentialId"];
+                credentialId: components["parameters"]["PasskeyCredentialId"];
             };
             cookie?: never;
         };
@@ -7906,7 +7906,8 @@ export interface components {
          *         "VIEW_TRANSACTIONS",
          *         "CREATE_QUOTES",
          *         "EXECUTE_QUOTES",
-         *         "CREATE_TRANSFERS"
+         *         "CREATE_TRANSFERS",
+         *         "MANAGE_EXTERNAL_ACCOUNTS"
          *       ],
          *       "defaultExecutionMode": "AUTO",
          *       "spendingLimits": {
@@ -7935,7 +7936,8 @@ export interface components {
              *       "VIEW_TRANSACTIONS",
              *       "CREATE_QUOTES",
              *       "EXECUTE_QUOTES",
-             *       "CREATE_TRANSFERS"
+             *       "CREATE_TRANSFERS",
+             *       "MANAGE_EXTERNAL_ACCOUNTS"
              *     ]
              */
             permissions: components["schemas"]["AgentPermission"][];
@@ -9140,6 +9142,12 @@ export interface components {
          */
         RequestId: string;
         /**
+         * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+         *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+         * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
+         */
+        EmbeddedWalletAccountId: string;
+        /**
          * @description Only accounts in this status. Without it the list holds every account except `INACTIVE` ones
          *     (deleted, or rejected by a review); `status=INACTIVE` lists those.
          * @example INACTIVE
@@ -9150,6 +9158,11 @@ export interface components {
          * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
          */
         ExternalAccountId: string;
+        /**
+         * @description The id of one of the platform's own external accounts.
+         * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
+         */
+        PlatformExternalAccountId: string;
         /**
          * @description The quote's id.
          * @example Quote:019542f5-b3e7-1d02-0000-000000000007
@@ -9170,6 +9183,11 @@ export interface components {
          * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
          */
         CredentialId: string;
+        /**
+         * @description The credential's id.
+         * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
+         */
+        PasskeyCredentialId: string;
         /**
          * @description The session's id. An opaque string, not a typed `<Type>:<uuid>` identifier (see Conventions); do not parse it.
          * @example 019542f5-b3e7-1d02-0000-00000000000b
@@ -9460,12 +9478,15 @@ export type ParameterVerificationId = components['parameters']['VerificationId']
 export type ParameterInternalAccountId = components['parameters']['InternalAccountId'];
 export type ParameterServiceWalletSignature = components['parameters']['ServiceWalletSignature'];
 export type ParameterRequestId = components['parameters']['RequestId'];
+export type ParameterEmbeddedWalletAccountId = components['parameters']['EmbeddedWalletAccountId'];
 export type ParameterExternalAccountStatusFilter = components['parameters']['ExternalAccountStatusFilter'];
 export type ParameterExternalAccountId = components['parameters']['ExternalAccountId'];
+export type ParameterPlatformExternalAccountId = components['parameters']['PlatformExternalAccountId'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
 export type ParameterInvitationCode = components['parameters']['InvitationCode'];
 export type ParameterCredentialId = components['parameters']['CredentialId'];
+export type ParameterPasskeyCredentialId = components['parameters']['PasskeyCredentialId'];
 export type ParameterSessionId = components['parameters']['SessionId'];
 export type ParameterAgentId = components['parameters']['AgentId'];
 export type ParameterActionId = components['parameters']['ActionId'];
@@ -10669,11 +10690,11 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The internal account's id. An Embedded Wallet may also be named `EmbeddedWallet:<uuid>` (the same
-                 *     uuid); that form names only `EMBEDDED_WALLET` accounts, and answers use the `InternalAccount:` form.
-                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000005
+                 * @description The id of an `EMBEDDED_WALLET` internal account, `InternalAccount:<uuid>` or
+                 *     `EmbeddedWallet:<uuid>` (the same uuid); answers use the `InternalAccount:` form.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000025
                  */
-                accountId: components["parameters"]["InternalAccountId"];
+                accountId: components["parameters"]["EmbeddedWalletAccountId"];
             };
             cookie?: never;
         };
@@ -10996,10 +11017,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -11028,10 +11049,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The external account's id.
-                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000006
+                 * @description The id of one of the platform's own external accounts.
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000036
                  */
-                externalAccountId: components["parameters"]["ExternalAccountId"];
+                externalAccountId: components["parameters"]["PlatformExternalAccountId"];
             };
             cookie?: never;
         };
@@ -12144,9 +12165,9 @@ export interface operations {
             path: {
                 /**
                  * @description The credential's id.
-                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000000a
+                 * @example AuthMethod:019542f5-b3e7-1d02-0000-00000000001a
                  */
-                credentialId: components["parameters"]["CredentialId"];
+                credentialId: components["parameters"]["PasskeyCredentialId"];
             };
             cookie?: never;
         };

@@ -7,7 +7,8 @@
 // PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET, or AGENT_ACCESS_TOKEN for `/agents/me/...`.
 
 type Json = Record<string, unknown>;
-interface Parameter { name: string; in: string; required?: boolean; example?: unknown; schema?: Json }
+/** `x-in-code-samples`: an optional query parameter the samples send (where the operation needs one of several). */
+interface Parameter { name: string; in: string; required?: boolean; example?: unknown; schema?: Json; 'x-in-code-samples'?: boolean }
 interface Operation { operationId: string; tags?: string[]; security?: Json[]; parameters?: (Parameter | { $ref: string })[]; requestBody?: { content: Record<string, { schema?: Json; examples?: Record<string, { value?: unknown; $ref?: string }>; example?: unknown }> } }
 export interface Bundle { paths: Record<string, Record<string, unknown>>; components: { parameters: Record<string, Parameter>; schemas: Record<string, Json>; examples?: Record<string, { value?: unknown }> }; security?: Json[] }
 export interface CodeSample { lang: string; label: string; source: string }
@@ -40,7 +41,9 @@ export function sampleRequests(bundle: Bundle): SampleRequest[] {
     for (const [method, raw] of Object.entries(item)) {
       if (method === 'parameters') continue;
       const op = raw as Operation;
-      const params = [...shared, ...(op.parameters ?? [])].map(parameterOf);
+      const own = (op.parameters ?? []).map(parameterOf);
+      // An operation's parameter replaces the path's of the same name (as OpenAPI has it).
+      const params = [...shared.map(parameterOf).filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own];
       const pathValues: [string, string][] = [];
       let path = template;
       for (const p of params.filter((x) => x.in === 'path')) {
@@ -48,7 +51,7 @@ export function sampleRequests(bundle: Bundle): SampleRequest[] {
         pathValues.push([p.name, value]);
         path = path.replace(`{${p.name}}`, encodeURIComponent(value));
       }
-      const query = params.filter((p) => p.in === 'query' && p.required === true).map((p): [string, unknown] => [p.name, p.example]);
+      const query = params.filter((p) => p.in === 'query' && (p.required === true || p['x-in-code-samples'] === true)).map((p): [string, unknown] => [p.name, p.example]);
       const headers = params.filter((p) => p.in === 'header' && p.name === 'Idempotency-Key').map((p): [string, string] => [p.name, `${op.operationId}-${String(p.example)}`.slice(0, 255)]);
       const [type, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
       let body: SampleRequest['body'];
