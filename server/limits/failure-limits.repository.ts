@@ -36,8 +36,8 @@ export interface Turn {
 /**
  * Runs `work` in one transaction that holds `key`'s turn: a transaction-scoped advisory lock
  * (released at commit, so it holds behind a transaction-mode pooler too), so attempts on one key
- * from every process run one after another, each seeing what the one before committed, in the
- * order they came (each asks for the lock first thing on its connection, and PostgreSQL grants
+ * from every process run one after another, each seeing what the one before committed, in about
+ * the order they came (each asks for the lock first thing on its connection, and PostgreSQL grants
  * it in the order asked). When another holds the turn, `whileBusy` runs before waiting for it:
  * it may refuse at once by throwing. Committed when `work` resolves, rolled back when either
  * throws; run again after a deadlock or a connection lost before the commit
