@@ -1131,7 +1131,9 @@ export interface paths {
          *     The transaction comes back `PROCESSING` (or already `FAILED`). The body is optional.
          *
          *     Errors: `409 TRANSACTION_NOT_PENDING_APPROVAL` when the transaction is not `PENDING_APPROVAL`
-         *     (already decided, timed out, or never needed approval); `404 TRANSACTION_NOT_FOUND`; `409` and
+         *     (already decided, timed out, or never needed approval), and for the transaction of an agent
+         *     action whose customer was deleted: that agent acts for no one, so its action is never approved
+         *     (it can still be rejected); `404 TRANSACTION_NOT_FOUND`; `409` and
          *     `422` for `Idempotency-Key` conflicts.
          */
         post: operations["approveTransaction"];
@@ -1928,7 +1930,9 @@ export interface paths {
          *     that could not move it itself.
          *
          *     Errors: `404 AGENT_NOT_FOUND` or `AGENT_ACTION_NOT_FOUND`; `409 AGENT_ACTION_NOT_PENDING` when the
-         *     action is no longer `PENDING_APPROVAL` (already decided); `409 IDEMPOTENCY_KEY_IN_USE` and
+         *     action is no longer `PENDING_APPROVAL` (already decided), and when the agent's customer was
+         *     deleted: that agent acts for no one, so its action is never approved (it can still be
+         *     rejected); `409 IDEMPOTENCY_KEY_IN_USE` and
          *     `422` as for every `Idempotency-Key` operation.
          */
         post: operations["approveAgentAction"];

@@ -1,6 +1,7 @@
 // Deleting an agent leaves nothing waiting for it: its actions still PENDING_APPROVAL are rejected
 // (a transfer waiting for approval becomes REJECTED, nothing moves), while what was approved before
-// stays as it was.
+// stays as it was. Deleting an agent's customer revokes its agents, and what they left waiting for
+// approval is never approved, so none of that customer's money moves on their word.
 import { expect } from 'vitest';
 import { api, describeServer, itServer, raw } from '../support/api.ts';
 import { connectAgent } from '../support/agents.ts';
@@ -63,5 +64,38 @@ describeServer("deleting an agent's customer", () => {
     expect((await agent.via.GET('/agents/me')).response.status).toBe(401);
     expect((await raw('POST', `/agents/device-codes/${waiting?.deviceCode.code ?? ''}/redeem`, { auth: false })).status).toBe(404);
     expect(await balanceOf(usd)).toBe(99_000);
+  });
+});
+
+describeServer("deleting an agent's customer, with its actions waiting for approval", () => {
+  itServer('they are never approved (409 by either route), so none of its money moves; they can still be rejected', async () => {
+    const customer = await createIndividualCustomer({ fullName: 'Jane Doe', currencies: ['USD'] });
+    const usd = (await customerInternalAccount(customer.id, 'USD')).id;
+    await fund(usd, 100_000);
+    const bank = (await createExternalAccount({ customerId: customer.id, currency: 'USD', accountInfo: externalAccountInfo.usd() })).id;
+    const agent = await connectAgent({ permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'], defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 } }, customer.id);
+    const submit = async (amount: number) => {
+      const { data } = await agent.via.POST('/agents/me/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank }, amount } });
+      if (data === undefined) throw new Error('transfer-out refused');
+      return data;
+    };
+    const [first, second, third] = [await submit(6_000), await submit(7_000), await submit(8_000)];
+    expect([first?.status, second?.status, third?.status]).toEqual(['PENDING_APPROVAL', 'PENDING_APPROVAL', 'PENDING_APPROVAL']);
+
+    expect((await api.DELETE('/customers/{customerId}', { params: { path: { customerId: customer.id } } })).response.status).toBe(200);
+
+    const byAction = await api.POST('/agents/{agentId}/actions/{actionId}/approve', { params: { path: { agentId: agent.agentId, actionId: first?.id ?? '' } } });
+    expect(byAction.response.status).toBe(409);
+    expect(byAction.error).toMatchObject({ status: 409, code: 'AGENT_ACTION_NOT_PENDING' });
+    const byTransaction = await api.POST('/transactions/{transactionId}/approve', { params: { path: { transactionId: second?.transactionId ?? '' } } });
+    expect(byTransaction.response.status).toBe(409);
+    expect(byTransaction.error).toMatchObject({ status: 409, code: 'TRANSACTION_NOT_PENDING_APPROVAL' });
+    expect(await balanceOf(usd)).toBe(100_000);
+    // Rejecting moves nothing, so the platform may still close them.
+    const rejected = await api.POST('/agents/{agentId}/actions/{actionId}/reject', { params: { path: { agentId: agent.agentId, actionId: third?.id ?? '' } }, body: { reason: 'Customer gone.' } });
+    expect(rejected.data?.status).toBe('REJECTED');
+    const { data: transaction } = await api.GET('/transactions/{transactionId}', { params: { path: { transactionId: third?.transactionId ?? '' } } });
+    expect(transaction?.status).toBe('REJECTED');
+    expect(await balanceOf(usd)).toBe(100_000);
   });
 });

@@ -17,7 +17,7 @@ import { prepareTransferIn, prepareTransferOut } from '../transactions/transfers
 import { emitEvent } from '../webhooks/webhooks.service.ts';
 import { callingAgent } from './agent-operations.service.ts';
 import { findAction, findActionForUpdate, findActionOfTransactionForUpdate, findPendingActionsOfAgentForUpdate, listActions, moveActionStatus, type AgentActionRow } from './agent-actions.repository.ts';
-import { findAgent } from './agents.repository.ts';
+import { findAgent, isOfLiveCustomer } from './agents.repository.ts';
 import { requireAgent } from './agents.service.ts';
 
 type Schemas = components['schemas'];
@@ -123,8 +123,18 @@ async function pendingActionOf(ctx: PlatformContext, agentId: string, actionId: 
   return action;
 }
 
+/**
+ * An action of an agent whose customer was deleted is never approved: the agent acts for no one,
+ * and approving would move the deleted customer's money on its word. It can still be rejected.
+ */
+async function refuseApprovalForDeletedCustomer(ctx: PlatformContext, action: AgentActionRow, refusal: (message: string) => ApiError): Promise<void> {
+  if (!(await isOfLiveCustomer(ctx.db, action.agent_id))) throw refusal(`Agent action ${action.id} can no longer be approved: its agent's customer was deleted. Reject it instead.`);
+}
+
 export async function approveAgentAction(ctx: PlatformContext, agentId: string, actionId: string): Promise<AgentAction> {
-  return approveAction(ctx, await pendingActionOf(ctx, agentId, actionId));
+  const action = await pendingActionOf(ctx, agentId, actionId);
+  await refuseApprovalForDeletedCustomer(ctx, action, (message) => conflict('AGENT_ACTION_NOT_PENDING', message));
+  return approveAction(ctx, action);
 }
 
 export async function rejectAgentAction(ctx: PlatformContext, agentId: string, actionId: string, reason: string | undefined): Promise<AgentAction> {
@@ -143,7 +153,9 @@ async function pendingActionOfTransaction(ctx: PlatformContext, transactionId: s
 }
 
 export async function approveTransaction(ctx: PlatformContext, transactionId: string): Promise<Schemas['Transaction']> {
-  await approveAction(ctx, await pendingActionOfTransaction(ctx, transactionId));
+  const action = await pendingActionOfTransaction(ctx, transactionId);
+  await refuseApprovalForDeletedCustomer(ctx, action, (message) => conflict('TRANSACTION_NOT_PENDING_APPROVAL', message, { status: 'PENDING_APPROVAL' }));
+  await approveAction(ctx, action);
   return getTransaction(ctx, transactionId);
 }
 

@@ -1,9 +1,8 @@
 // Agents as the platform manages them (and decides their actions), and the redemption of a device
 // code by the agent itself.
 import { withoutTransaction, type AreaHandlers } from '../context/handler-types.ts';
-import { ApiError } from '../shared/errors.ts';
 import { approveAgentAction, getAgentAction, listAgentActions, rejectAgentAction, rejectPendingActionsOfDeletedAgent } from './agent-actions.service.ts';
-import { checkRedeemLimit, countUnknownCode, createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemDeviceCode, updateAgent, updateAgentPolicy } from './agents.service.ts';
+import { createAgent, deleteAgent, getAgent, issueDeviceCode, listAgents, redeemWithinLimit, updateAgent, updateAgentPolicy } from './agents.service.ts';
 
 export const agentHandlers: AreaHandlers<
   | 'createAgent'
@@ -32,15 +31,7 @@ export const agentHandlers: AreaHandlers<
   updateAgentPolicy: async (req, ctx) => ({ status: 200, body: await updateAgentPolicy(ctx, req.path.agentId, req.body) }),
   createAgentDeviceCode: async (req, ctx) => ({ status: 201, body: await issueDeviceCode(ctx, req.path.agentId) }),
   // Its own transaction: an unknown code is counted against the address although the request fails.
-  redeemAgentDeviceCode: withoutTransaction(async (req, ctx) => {
-    await checkRedeemLimit(ctx, req.source);
-    try {
-      return { status: 200, body: await ctx.transaction((trx) => redeemDeviceCode(trx, req.path.code)) };
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'DEVICE_CODE_NOT_FOUND') await countUnknownCode(ctx, req.source);
-      throw err;
-    }
-  }),
+  redeemAgentDeviceCode: withoutTransaction(async (req, ctx) => ({ status: 200, body: await redeemWithinLimit(ctx, req.source, req.path.code) })),
   listAgentActions: async (req, ctx) => ({ status: 200, body: await listAgentActions(ctx, req.path.agentId, req.query) }),
   getAgentAction: async (req, ctx) => ({ status: 200, body: await getAgentAction(ctx, req.path.agentId, req.path.actionId) }),
   approveAgentAction: async (req, ctx) => ({ status: 200, body: await approveAgentAction(ctx, req.path.agentId, req.path.actionId) }),

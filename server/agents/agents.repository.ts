@@ -46,6 +46,11 @@ export async function findAgentByTokenHash(db: Db, tokenHash: string): Promise<A
     .executeTakeFirst();
 }
 
+/** Whether the agent's customer is still there: an agent of a deleted customer acts for no one. Not locked. */
+export async function isOfLiveCustomer(db: Db, agentId: string): Promise<boolean> {
+  return (await db.selectFrom('agents').select('id').where('id', '=', agentId).where(ofLiveCustomer).executeTakeFirst()) !== undefined;
+}
+
 /** The agent, locked, when it may still act or connect: neither it nor its customer deleted. */
 export async function findLiveAgentForUpdate(db: Db, id: string): Promise<AgentRow | undefined> {
   return db.selectFrom('agents').selectAll().where('id', '=', id).where('deleted_at', 'is', null).where(ofLiveCustomer).forUpdate().executeTakeFirst();

@@ -14,7 +14,7 @@ import { ApiError, badRequest, conflict, invalidField, notFound } from '../share
 import { policyGrants, requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
-import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { judgeInTurn, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { throttledSource } from '../shared/source-address.ts';
 import { toAgent, toDeviceCode } from './agents.mapper.ts';
 import {
@@ -198,14 +198,16 @@ export const UNKNOWN_CODE_LIMIT: FailureLimit = {
 };
 const redeemKey = (address: string) => limitKey(UNKNOWN_CODE_LIMIT, throttledSource(address));
 
-/** 429 while the client at `address` has no attempt left, whatever it sends now. */
-export async function checkRedeemLimit(ctx: ServiceContext, address: string): Promise<void> {
-  await checkFailureLimit(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
-}
-
-/** Counts an unknown code against `address`, outside the failed request's transaction (429 beyond the limit). */
-export async function countUnknownCode(ctx: ServiceContext, address: string): Promise<void> {
-  await countFailure(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address));
+/**
+ * Redeems `code` sent from `address` (`ctx.db` the pool): 429 while that client has no attempt
+ * left, whatever it sends; an unknown code counted against it. Redeems from one address take
+ * their turns (judgeInTurn), so a burst of codes is judged no more than the limit allows.
+ */
+export async function redeemWithinLimit(ctx: ServiceContext, address: string, code: string): Promise<Schemas['AgentDeviceCodeRedeemResponse']> {
+  return judgeInTurn(ctx, UNKNOWN_CODE_LIMIT, redeemKey(address), {
+    judge: (turn) => redeemDeviceCode(turn, code),
+    isFailure: (err) => err instanceof ApiError && err.code === 'DEVICE_CODE_NOT_FOUND',
+  });
 }
 
 /** No credentials: the code is one. Whatever the platform, the code names its agent. */

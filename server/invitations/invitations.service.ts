@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import type { PlatformContext, ServiceContext } from '../context/context.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { isKnownCurrency } from '../shared/currencies.ts';
-import { checkFailureLimit, countFailure, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { judgeInTurn, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { ApiError, badRequest, forbidden, invalidField, notFound } from '../shared/errors.ts';
 import { canonicalUmaAddress } from '../shared/uma-address.ts';
 import { emitEvent } from '../webhooks/webhooks.service.ts';
@@ -36,17 +36,13 @@ export const UNKNOWN_INVITATION_LIMIT: FailureLimit = {
 /**
  * Runs `work` on an invitation found by its code: 429 while the platform has no attempt left
  * (whatever the code: an answer would tell a guesser it guessed right), and an unknown code
- * (404) counted against it. `ctx.db` must not be a transaction: the count outlives the request's.
+ * (404) counted against it. Look-ups of one platform take their turns (judgeInTurn), so a burst of
+ * codes is judged no more than the limit allows. `ctx.db` must be the pool: `work` runs in the
+ * turn's transaction, and the count outlives the request's.
  */
-export async function byCode<T>(ctx: PlatformContext, work: () => Promise<T>): Promise<T> {
+export async function byCode<T>(ctx: PlatformContext, work: (turn: PlatformContext) => Promise<T>): Promise<T> {
   const key = limitKey(UNKNOWN_INVITATION_LIMIT, ctx.platformId);
-  await checkFailureLimit(ctx, UNKNOWN_INVITATION_LIMIT, key);
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND') await countFailure(ctx, UNKNOWN_INVITATION_LIMIT, key);
-    throw err;
-  }
+  return judgeInTurn(ctx, UNKNOWN_INVITATION_LIMIT, key, { judge: work, isFailure: (err) => err instanceof ApiError && err.code === 'INVITATION_NOT_FOUND' });
 }
 
 export async function createInvitation(ctx: PlatformContext, body: Schemas['InvitationCreateRequest']): Promise<Invitation> {

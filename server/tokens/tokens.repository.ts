@@ -1,6 +1,5 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { retryRead } from '../db/transaction-retry.ts';
 import { inTimeWindow, pageQuery, TIME_WINDOW_BOUNDS, timeWindow, type ListPlan, type TimeWindow } from '../db/paginate.ts';
 import type { ApiTokenTable } from '../db/schema.ts';
 import type { PageRequest, PageRows } from '../shared/page.ts';
@@ -19,31 +18,15 @@ export async function insertToken(db: Db, row: Omit<TokenRow, 'deleted_at'>): Pr
   return db.insertInto('api_tokens').values({ ...row, deleted_at: null }).returningAll().executeTakeFirstOrThrow();
 }
 
-export interface CredentialState {
-  token: Pick<TokenRow, 'id' | 'platform_id' | 'permissions' | 'secret_hash'> | undefined;
-  /** When the failures counted under the limit's key come back (limits/failure-limits.repository.ts). */
-  recoveredAt: Date | undefined;
-}
+export type LiveToken = Pick<TokenRow, 'id' | 'platform_id' | 'permissions' | 'secret_hash'>;
 
-/**
- * What authenticating needs, in one round trip (every request authenticates): the live token of
- * `clientId` (none asked for when undefined) and the failures counted under `limitKey`.
- */
-export async function findCredentialState(db: Db, clientId: string | undefined, limitKey: string): Promise<CredentialState> {
-  const row = await retryRead(() =>
-    db
-      .selectFrom(sql<{ one: number }>`(select 1)`.as('q'))
-      .leftJoin('api_tokens', (join) =>
-        join.on((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('api_tokens.client_id', '=', clientId), eb('api_tokens.deleted_at', 'is', null)]))),
-      )
-      .leftJoin('failure_limits', (join) => join.on('failure_limits.key', '=', sql.val(limitKey)))
-      .select(['api_tokens.id', 'api_tokens.platform_id', 'api_tokens.permissions', 'api_tokens.secret_hash', 'failure_limits.recovered_at'])
-      .executeTakeFirstOrThrow(),
-  );
-  return {
-    token: row.id === null || row.platform_id === null || row.permissions === null || row.secret_hash === null ? undefined : { id: row.id, platform_id: row.platform_id, permissions: row.permissions, secret_hash: row.secret_hash },
-    recoveredAt: row.recovered_at ?? undefined,
-  };
+/** The live token of `clientId`; none asked for when undefined (the query still runs, costing the same). */
+export async function findLiveToken(db: Db, clientId: string | undefined): Promise<LiveToken | undefined> {
+  return db
+    .selectFrom('api_tokens')
+    .select(['id', 'platform_id', 'permissions', 'secret_hash'])
+    .where((eb) => (clientId === undefined ? eb.lit(false) : eb.and([eb('client_id', '=', clientId), eb('deleted_at', 'is', null)])))
+    .executeTakeFirst();
 }
 
 /** Deleted tokens too: a clientId is never reused. */

@@ -2,18 +2,18 @@
 // and authenticating HTTP Basic credentials with a limit on failed attempts per clientId and address.
 import type { components } from '../../generated/openapi.js';
 import type { CredentialCache, PlatformContext, RequestContext, ServiceContext, TokenPrincipal } from '../context/context.ts';
-import { addMs, realNow } from '../shared/clock.ts';
-import { badRequest, notFound, unauthorized } from '../shared/errors.ts';
+import { addMs } from '../shared/clock.ts';
+import { ApiError, badRequest, notFound, unauthorized } from '../shared/errors.ts';
 import { requireHeldGrants } from '../shared/grants.ts';
 import { newId } from '../shared/ids.ts';
 import { listPage, type Page } from '../shared/page.ts';
 import type { Permission, Principal } from '../shared/principal.ts';
-import { countFailure, forgetRecoveredLimits, limitKey, refuseWhileExhausted, type FailureLimit } from '../limits/failure-limits.service.ts';
+import { forgetRecoveredLimits, judgeInTurn, limitKey, type FailureLimit } from '../limits/failure-limits.service.ts';
 import { throttledSource } from '../shared/source-address.ts';
 import { deleteExpiredFailures } from './auth-failures.repository.ts';
 import { deleteLongExpiredLeases } from './cache-leases.repository.ts';
 import { toToken } from './tokens.mapper.ts';
-import { findCredentialState, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
+import { findLiveToken, findToken, findTokenByClientId, insertToken, listTokens as listTokenRows, softDeleteToken, type TokenFilters, type TokenRow } from './tokens.repository.ts';
 import { DUMMY_HASH, hashSecret, newClientId, newClientSecret, secretMatches } from './token-secrets.ts';
 
 type Token = components['schemas']['Token'];
@@ -99,28 +99,34 @@ export function cachedBasic(credentials: CredentialCache, clientId: string, secr
  * address, in the database (limits/failure-limits.service.ts): after 10, that
  * address's requests with that clientId get 429, even with the right secret, until an attempt
  * comes back (one every 30 seconds), so guessing a secret never pays; the same clientId from any
- * other address is not affected, so nobody who knows a clientId can lock its owner out.
- * `ctx.db` must not be a transaction: a failure is recorded whatever happens to the request.
+ * other address is not affected, so nobody who knows a clientId can lock its owner out. Attempts
+ * on one clientId from one address are judged one at a time (judgeInTurn), so a burst of them is
+ * judged no more than the limit allows. `ctx.db` must not be a transaction: a failure is recorded
+ * whatever happens to the request.
  */
 export async function verifyBasic(ctx: ServiceContext, clientId: string, secret: string, address: string): Promise<Principal> {
   const validId = CLIENT_ID.test(clientId);
   const source = throttledSource(address);
   const generation = ctx.credentials.generation;
-  const at = realNow(ctx.clock);
   const key = limitKey(AUTHENTICATION_LIMIT, clientId, source);
-  const { token, recoveredAt } = await findCredentialState(ctx.db, validId ? clientId : undefined, key);
-  refuseWhileExhausted(AUTHENTICATION_LIMIT, recoveredAt, at);
-  // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
-  const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
-  if (token === undefined || !matches) {
-    // Throws 429 for an attempt beyond the limit (concurrent ones all passed the check above).
-    const { exhausted } = await countFailure(ctx, AUTHENTICATION_LIMIT, key);
-    // From now on even the right secret is refused from this client, so no cache may still accept it here.
-    if (exhausted && validId) await (await ctx.credentials.revoke(ctx.db, clientId, source))();
-    throw unauthorized('Invalid credentials');
-  }
-  const principal: TokenPrincipal = { kind: 'token', credentialId: token.id, platformId: token.platform_id, permissions: token.permissions };
-  ctx.credentials.remember(clientId, source, principal, token.secret_hash, generation);
+  const verified = await judgeInTurn(ctx, AUTHENTICATION_LIMIT, key, {
+    judge: async (turn) => {
+      const token = await findLiveToken(turn.db, validId ? clientId : undefined);
+      // Compared even without a token, so an unknown clientId costs the same time as a wrong secret.
+      const matches = secretMatches(secret, token?.secret_hash ?? DUMMY_HASH);
+      if (token === undefined || !matches) throw unauthorized('Invalid credentials');
+      return token;
+    },
+    isFailure: (err) => err instanceof ApiError && err.status === 401,
+    writesNothing: true,
+    // From now on even the right secret is refused from this client, so no cache may still accept
+    // it here: revoked with the failure's commit, and waited for before the 401.
+    exhausted: async (turn) => {
+      if (validId) turn.afterCommit(await turn.credentials.revoke(turn.db, clientId, source));
+    },
+  });
+  const principal: TokenPrincipal = { kind: 'token', credentialId: verified.id, platformId: verified.platform_id, permissions: verified.permissions };
+  ctx.credentials.remember(clientId, source, principal, verified.secret_hash, generation);
   return principal;
 }
 
