@@ -17,6 +17,10 @@ export default defineConfig({
         test: {
           name: 'static',
           include: ['contract-tests/static/**/*.test.ts'],
+          // Vitest's default is one worker less than the cores: one file at a time on a 2-core
+          // machine. Files share nothing (scratch folders of their own, port 0) and several wait on
+          // processes they start (redocly, tsc, npm): two side by side use both cores.
+          maxWorkers: 2,
           testTimeout: 60_000,
           typecheck: { enabled: true, include: ['contract-tests/static/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
