@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './support/sequencer.ts';
 import { TEST_PROCESS_FLAGS } from './support/test-process-flags.ts';
 
+const RELIABILITY_LOAD = ['bank', 'pooler', 'idempotency-races', 'crash-recovery'].map((name) => `contract-tests/reliability/${name}.test.ts`);
+
 // Lives in contract-tests/ (the top level holds only what the package layout names); paths are
 // relative to the repository root.
 export default defineConfig({
@@ -15,6 +17,10 @@ export default defineConfig({
         test: {
           name: 'static',
           include: ['contract-tests/static/**/*.test.ts'],
+          // Vitest's default is one worker less than the cores: one file at a time on a 2-core
+          // machine. Files share nothing (scratch folders of their own, port 0) and several wait on
+          // processes they start (redocly, tsc, npm): two side by side use both cores.
+          maxWorkers: 2,
           testTimeout: 60_000,
           typecheck: { enabled: true, include: ['contract-tests/static/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
@@ -53,12 +59,29 @@ export default defineConfig({
         },
       },
       {
-        // Load and fault tests on the machine's PostgreSQL, each file with servers of its own; one
-        // file at a time, so no file's load slows another's measurements (`.ci/run` only).
+        // Fault and security tests on the machine's PostgreSQL, each file with servers of its own,
+        // that measure times (a wrong secret's, a served request's under a flood, the slowest write
+        // under faults, a revocation's wait): one file at a time, so no file's load slows another's
+        // measurements (`.ci/run` only, after reliability-load).
         test: {
           name: 'reliability',
           include: ['contract-tests/reliability/**/*.test.ts'],
+          exclude: RELIABILITY_LOAD,
           fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The load tests (the bank test, the idempotency races, kill -9 under load, the same through
+        // PgBouncer): they measure no time, only what the load leaves behind, and each holds the
+        // CPU only part of its time (a run settling, servers starting, a cluster being built): two
+        // files side by side, each on a database and servers of its own. More load at once only
+        // makes more requests meet.
+        test: {
+          name: 'reliability-load',
+          include: RELIABILITY_LOAD,
+          maxWorkers: 2,
           testTimeout: 600_000,
           hookTimeout: 180_000,
         },

@@ -16,6 +16,8 @@ const FIRST = [
   'contract-tests/api/transfers.test.ts',
   'contract-tests/api/client-examples.test.ts',
   'contract-tests/api/auth-matrix.test.ts',
+  // reliability-load runs two files at a time: the bank test, as long as the other three together, first.
+  'contract-tests/reliability/bank.test.ts',
 ];
 
 const rank = (spec: TestSpecification): number => {
