@@ -41,7 +41,7 @@ export interface Config {
   testControls: boolean;
   /** A deliberate bug the reliability tests must catch (PAYMENTS_TEST_FAULT): refused unless NODE_ENV=test. */
   testFault: TestFault | undefined;
-  /** The HTTP layer's timeouts and the bound on one client's connections (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, MAX_CONNECTIONS_PER_ADDRESS). */
+  /** The HTTP layer's timeouts and the bound on one client's connections (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS_PER_ADDRESS). */
   http: HttpLimits;
   /** How long a stop (SIGTERM, SIGINT) lets requests in flight finish before it closes their connections (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
@@ -123,6 +123,7 @@ function httpLimits(env: NodeJS.ProcessEnv, problems: string[]): HttpLimits {
     maxHeaderSize: DEFAULT_HTTP_LIMITS.maxHeaderSize,
     headersTimeout: positive('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.headersTimeout, MAX_TIMER_MS, problems),
     requestTimeout: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.requestTimeout, MAX_TIMER_MS, problems),
+    keepAliveTimeout: positive('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.keepAliveTimeout, MAX_TIMER_MS, problems),
     maxConnectionsPerAddress: positive('MAX_CONNECTIONS_PER_ADDRESS', env.MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress, 1_000_000, problems),
   };
   // Node refuses the pair otherwise: the headers are part of the request.

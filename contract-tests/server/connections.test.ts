@@ -3,6 +3,7 @@
 // connection closed, and the request never runs, even if the rest of it comes later; a stop lets
 // the requests in flight finish, closes what is left at its deadline and exits. Servers of the
 // file's own, with timeouts of a second or two instead of minutes.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeoutCheckInterval } from '../../server/http/http-limits.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -96,6 +97,27 @@ describe.skipIf(target !== 'pglite')('a request that stops arriving', { concurre
     const { responses } = await rawExchange(server.origin, '', GIVE_UP.timeoutMs);
     expect(responses.map((r) => r.status)).toEqual([408]);
     expect(performance.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
+  });
+
+  it('a kept-alive connection idle past the 5 s it advertises still takes the next request (a busy client reuses it late)', async () => {
+    const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const answers = () => received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    const answered = async (count: number) => {
+      while (answers().length < count && !socket.closed) await new Promise((r) => setTimeout(r, 20));
+    };
+    const request = `GET ${new URL(server.baseUrl).pathname}/config HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${jsonHeaders(token).Authorization}\r\n\r\n`;
+    socket.write(request);
+    await answered(1);
+    expect(received).toMatch(/keep-alive: timeout=5/i);
+    // Past the advertised 5 s, node's own second of grace and the 1 s headers timeout (idle time is none of them).
+    await new Promise((r) => setTimeout(r, 7_000));
+    expect(socket.closed).toBe(false);
+    socket.write(request);
+    await answered(2);
+    expect(answers()).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    socket.destroy();
   });
 });
 

@@ -23,12 +23,12 @@ describe('configuration', () => {
   });
 
   it('reads the HTTP layer\'s timeouts, connection bound and stop deadline, and refuses a value that would switch one off', () => {
-    expect(loadConfig({}).http).toMatchObject({ headersTimeout: 60_000, requestTimeout: 300_000, maxConnectionsPerAddress: 256 });
+    expect(loadConfig({}).http).toMatchObject({ headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 65_000, maxConnectionsPerAddress: 256 });
     expect(loadConfig({}).shutdownTimeoutMs).toBe(5_000);
-    const set = loadConfig({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS_PER_ADDRESS: '10', SHUTDOWN_TIMEOUT_MS: '1500' });
-    expect(set.http).toMatchObject({ headersTimeout: 1_000, requestTimeout: 2_000, maxConnectionsPerAddress: 10 });
+    const set = loadConfig({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000', MAX_CONNECTIONS_PER_ADDRESS: '10', SHUTDOWN_TIMEOUT_MS: '1500' });
+    expect(set.http).toMatchObject({ headersTimeout: 1_000, requestTimeout: 2_000, keepAliveTimeout: 3_000, maxConnectionsPerAddress: 10 });
     expect(set.shutdownTimeoutMs).toBe(1_500);
-    for (const [name, wrong] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', '-1'], ['MAX_CONNECTIONS_PER_ADDRESS', '1e3'], ['SHUTDOWN_TIMEOUT_MS', '2147483648'], ['REQUEST_TIMEOUT_MS', 'soon']] as const) {
+    for (const [name, wrong] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', '-1'], ['KEEP_ALIVE_TIMEOUT_MS', '0'], ['MAX_CONNECTIONS_PER_ADDRESS', '1e3'], ['SHUTDOWN_TIMEOUT_MS', '2147483648'], ['REQUEST_TIMEOUT_MS', 'soon']] as const) {
       expect(() => loadConfig({ [name]: wrong }), `${name}=${wrong}`).toThrow(new RegExp(`${name} must be a whole number`));
     }
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '3000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/must not be longer than REQUEST_TIMEOUT_MS/);

@@ -9,6 +9,14 @@ export interface HttpLimits {
   headersTimeout: number;
   /** ...and the whole request, its body included, within this one (ms). */
   requestTimeout: number;
+  /**
+   * How long a connection may sit idle between requests before the server closes it (ms). Far
+   * longer than clients keep one idle (those that read Keep-Alive: 5 s; load balancers: 60 s), so
+   * the server does not close a connection a client is just reusing: with node's 5 s, a client
+   * busy for a few seconds sent its next request on a connection being closed (ECONNRESET, "other
+   * side closed"). The headers timeout does not count idle time.
+   */
+  keepAliveTimeout: number;
   /** Connections one client (an IPv4 address, an IPv6 /64) may hold open at once: more are closed at once. */
   maxConnectionsPerAddress: number;
 }
@@ -17,6 +25,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxHeaderSize: 16 * 1024,
   headersTimeout: 60_000,
   requestTimeout: 300_000,
+  keepAliveTimeout: 65_000,
   maxConnectionsPerAddress: 256,
 };
 

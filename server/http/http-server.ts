@@ -6,11 +6,19 @@ import { answerClientErrors } from './client-errors.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { timeoutCheckInterval, type HttpLimits } from './http-limits.ts';
 
+/** The idle time clients are told to keep a connection for: node's default. */
+const ADVERTISED_KEEP_ALIVE_MS = 5_000;
+
 export function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
   const server = createServer({
     maxHeaderSize: limits.maxHeaderSize,
     headersTimeout: limits.headersTimeout,
     requestTimeout: limits.requestTimeout,
+    // Clients are told 5 s (Keep-Alive: timeout=5) and those that read it let idle connections go
+    // by then, so they hold no more than before; the server waits the whole keepAliveTimeout, so a
+    // client that was busy past the 5 s never sends on a connection being closed.
+    keepAliveTimeout: Math.min(ADVERTISED_KEEP_ALIVE_MS, limits.keepAliveTimeout),
+    keepAliveTimeoutBuffer: Math.max(0, limits.keepAliveTimeout - ADVERTISED_KEEP_ALIVE_MS),
     connectionsCheckingInterval: timeoutCheckInterval(limits),
   });
   limitConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
