@@ -2,7 +2,8 @@
 // checks every response against the contract (documented status, JSON content type, body valid
 // under the independent validator). A test never checks the schema itself.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, inject, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.ts';
@@ -14,6 +15,9 @@ import { recordProxyEvent } from './proxy-tally.ts';
 import { basicAuth } from './raw-requests.ts';
 
 export const target = inject('target');
+// A project without the contract suite's global setup (the reliability tests) may run first on a
+// fresh clone, where .tmp/ does not exist yet.
+mkdirSync(dirname(observedStatusesFile(String(target))), { recursive: true });
 export const baseUrl = inject('baseUrl');
 /** The real server's API base URL: `baseUrl` except behind the proxy (and empty for the mock). */
 export const serverBaseUrl = inject('serverBaseUrl');
