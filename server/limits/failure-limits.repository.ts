@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { isConnectionLoss, rememberLossBeforeCommit } from '../db/lost-connections.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
 
 /**
@@ -31,6 +32,8 @@ export interface Turn {
   db: Db;
   /** Runs `attempt` on the transaction; when it throws, what it wrote is undone and the transaction goes on. */
   undoable<T>(attempt: (db: Db) => Promise<T>): Promise<T>;
+  /** Says the turn wrote nothing (a right attempt judged by reading): its COMMIT lost with its connection loses nothing. */
+  wroteNothing(): void;
 }
 
 /**
@@ -48,7 +51,15 @@ export async function takeTurn<T>(db: Db, key: string, whileBusy: (trx: Db) => P
   const pool = db as Kysely<Database>;
   const lockId = sql`hashtextextended(${`turn\u0001${key}`}, 0)`;
   return retryTransaction(async () => {
-    const trx = await pool.startTransaction().execute();
+    let committing = false;
+    // Lost before its COMMIT, however it was lost (taking a connection from the pool included),
+    // the turn cannot have committed: it runs again on another connection, as a read does.
+    const lostBeforeCommit = (err: unknown): never => {
+      if (!committing && isConnectionLoss(err)) rememberLossBeforeCommit(err);
+      throw err;
+    };
+    const trx = await pool.startTransaction().execute().catch(lostBeforeCommit);
+    let readOnly = false;
     try {
       const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${lockId}) as locked`.execute(trx);
       if (rows[0]?.locked !== true) {
@@ -57,6 +68,9 @@ export async function takeTurn<T>(db: Db, key: string, whileBusy: (trx: Db) => P
       }
       const result = await work({
         db: trx,
+        wroteNothing: () => {
+          readOnly = true;
+        },
         undoable: async (attempt) => {
           const savepoint = await trx.savepoint('attempt').execute();
           try {
@@ -67,8 +81,17 @@ export async function takeTurn<T>(db: Db, key: string, whileBusy: (trx: Db) => P
           }
         },
       });
-      await trx.commit().execute();
+      committing = true;
+      try {
+        await trx.commit().execute();
+      } catch (err) {
+        // A read-only turn's answer stands whether or not its COMMIT arrived (the lock went with
+        // the session); one that wrote may have committed, and goes up as any lost COMMIT does.
+        if (!(readOnly && isConnectionLoss(err))) throw err;
+      }
       return result;
+    } catch (err) {
+      return lostBeforeCommit(err);
     } finally {
       // Whatever went wrong first is what the caller hears about, not a failed rollback.
       if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch(() => {});

@@ -86,6 +86,7 @@ export async function judgeInTurn<C extends ServiceContext, T>(ctx: C, limit: Fa
     try {
       const judge = (db: Db) => guess.judge({ ...ctx, db, afterCommit: (task) => void judged.push(task) });
       const value = await (guess.writesNothing === true ? judge(turn.db) : turn.undoable(judge));
+      if (guess.writesNothing === true) turn.wroteNothing();
       tasks = judged;
       return { value };
     } catch (err) {
