@@ -54,11 +54,11 @@ export async function takeTurn<T>(db: Db, key: string, whileBusy: (trx: Db) => P
     let committing = false;
     // Lost before its COMMIT, however it was lost (taking a connection from the pool included),
     // the turn cannot have committed: it runs again on another connection, as a read does.
-    const lostBeforeCommit = (err: unknown): never => {
+    const markIfLostBeforeCommit = (err: unknown): never => {
       if (!committing && isConnectionLoss(err)) rememberLossBeforeCommit(err);
       throw err;
     };
-    const trx = await pool.startTransaction().execute().catch(lostBeforeCommit);
+    const trx = await pool.startTransaction().execute().catch(markIfLostBeforeCommit);
     let readOnly = false;
     try {
       const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${lockId}) as locked`.execute(trx);
@@ -91,7 +91,7 @@ export async function takeTurn<T>(db: Db, key: string, whileBusy: (trx: Db) => P
       }
       return result;
     } catch (err) {
-      return lostBeforeCommit(err);
+      return markIfLostBeforeCommit(err);
     } finally {
       // Whatever went wrong first is what the caller hears about, not a failed rollback.
       if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch(() => {});
