@@ -36,6 +36,11 @@ export interface paths {
          *       an endpoint naming such an address (`localhost`, `10.0.0.5`, `[::1]`) is refused with
          *       `400 INVALID_INPUT`, and a name that resolves to one is refused when a webhook is sent
          *       (`response_status` `0` from `POST /sandbox/webhooks/test`).
+         *     - Webhooks are never sent to a name reserved for documentation (RFC 2606): `example.com`,
+         *       `example.net`, `example.org`, and names under them or ending in `.example` or `.invalid`.
+         *       Such an endpoint is accepted (these examples name one), and every delivery to it fails at
+         *       once without a DNS lookup: `POST /sandbox/webhooks/test` answers `response_status` `0` with
+         *       the reason in `response_body`.
          *     - Setting the first endpoint creates the webhook signing secret and returns it once in
          *       `webhookSigningSecret`. `rotateWebhookSigningSecret: true` replaces it and returns the new one
          *       once; events signed from then on use the new secret. Rotating with no endpoint configured

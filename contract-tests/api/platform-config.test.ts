@@ -146,6 +146,19 @@ describe('sendSandboxTestWebhook', () => {
     expect(data?.response_status).toBe(200);
   });
 
+  itServer('200: an endpoint on a name reserved for documentation is never sent to: status 0, the reason in the body', async () => {
+    for (const webhookEndpoint of ['https://platform.example.com/webhooks/payments', 'https://hooks.shop.invalid/payments', 'https://EXAMPLE.org./hooks']) {
+      expect((await api.PATCH('/config', { body: { webhookEndpoint } })).response.status).toBe(200);
+      const { data } = await api.POST('/sandbox/webhooks/test');
+      expect(data, webhookEndpoint).toMatchObject({ response_status: 0, url: webhookEndpoint });
+      expect(data?.response_body, webhookEndpoint).toMatch(/^not sent: .* is reserved for documentation \(RFC 2606\)/);
+    }
+    // Only the reserved names themselves: a name that merely contains one is resolved as usual.
+    await api.PATCH('/config', { body: { webhookEndpoint: 'https://example.com.invalid-not/hooks' } });
+    expect((await api.POST('/sandbox/webhooks/test')).data?.response_body).not.toContain('reserved');
+    await api.PATCH('/config', { body: { webhookEndpoint: null } });
+  });
+
   itServer('400: no endpoint configured', async () => {
     await api.PATCH('/config', { body: { webhookEndpoint: null } });
     const { response, error } = await api.POST('/sandbox/webhooks/test');

@@ -4,7 +4,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { nonPublicHostReason, publicOnlyLookup } from './webhook-target.ts';
+import { nonPublicHostReason, publicOnlyLookup, reservedHostReason } from './webhook-target.ts';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 const MAX_BODY_CHARS = 10_000;
@@ -26,6 +26,8 @@ const unreachable = (error: string): DeliveryResult => ({ responseStatus: 0, res
 
 export function postSignedWebhook(endpoint: string, secret: string, event: SignedEvent, allowPrivateTargets: boolean): Promise<DeliveryResult> {
   const url = new URL(endpoint);
+  const reserved = reservedHostReason(url);
+  if (reserved !== undefined) return Promise.resolve(unreachable(`not sent: ${reserved}`));
   if (!allowPrivateTargets) {
     const reason = nonPublicHostReason(url);
     if (reason !== undefined) return Promise.resolve(unreachable(`refused: ${reason}`));

@@ -33,6 +33,19 @@ export function nonPublicHostReason(url: URL): string | undefined {
   return undefined;
 }
 
+/** Names no receiver is ever at: reserved for documentation (RFC 2606: example.com, .net, .org, `.example`) or guaranteed not to resolve (`.invalid`). */
+const RESERVED_NAME = /(^|\.)(example\.(com|net|org)|example|invalid)$/;
+
+/**
+ * Why a URL's host can never be a receiver (a reserved name), judged without DNS, whatever the
+ * server allows: the sandbox's own examples name platform.example.com, and a delivery there would
+ * otherwise wait on name resolution (seconds where DNS is slow or absent) or reach IANA's server.
+ */
+export function reservedHostReason(url: URL): string | undefined {
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  return RESERVED_NAME.test(host) ? `${host} is reserved for documentation (RFC 2606): no receiver is there` : undefined;
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A `lookup` for http.request that fails the connection when the name resolves to a non-public address. */
