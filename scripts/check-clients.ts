@@ -3,8 +3,8 @@
 //   1. generated into .tmp/clients/<name>/ by a pinned generator installed from its own registry
 //      (scripts/clients/tools.ts); a warning that is not a listed limitation of the generator fails it;
 //   2. compiled or type-checked under its language's strict settings;
-//   3. used by its flow, clients/<name>/ (an ordinary pytest, JUnit or go test suite), against a fresh
-//      sandbox server on an in-memory database started here with known credentials.
+//   3. used by its flow, clients/<name>/ (an ordinary pytest, JUnit or go test suite), on a fresh
+//      platform of its own of one sandbox server (in-memory database) started here.
 // Prints a table (generator, version, language, generation warnings, compile, live flow), then
 // `clients: N of M live flows passed, K of M under an additive change` (each flow runs a second time
 // through scripts/clients/additive-proxy.ts: unknown enum values and fields in every answer); exits 1
@@ -47,20 +47,33 @@ const show = (ran: Ran) => {
   if (values.verbose) log(ran.output.trimEnd());
 };
 
-// 1. The tools, from their registries (reused when present).
+// The sandbox every flow runs on, each on a platform of its own (isolated as any two platforms
+// are): started while the tools install, instead of a server per flow.
+const credentials = newCredentials();
+const starting = startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+starting.catch(() => {});
+const stopServer = async () => (await starting.catch(() => undefined))?.stop();
+/** A fresh platform's API token: the flow's own webhook endpoint and secret (shown once), customers and money. */
+async function newPlatform(baseUrl: string, name: string): Promise<{ clientId: string; clientSecret: string }> {
+  const made = await fetch(`${new URL(baseUrl).origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  if (made.status !== 200) throw new Error(`could not make a platform (${made.status})`);
+  return (await made.json()) as { clientId: string; clientSecret: string };
+}
+
+// 1. The tools, from their registries (reused when present), the two at once.
 const tools: Prepared[] = [];
-for (const prepare of [prepareGeneratorJar, preparePython]) {
-  const prepared = await prepare();
+for (const prepared of await Promise.all([prepareGeneratorJar(), preparePython()])) {
   tools.push(prepared);
   if (prepared.ran !== undefined) show(prepared.ran);
   log(`tools: ${prepared.what}: ${prepared.reused ? 'already there' : prepared.ran?.ok ? `installed (${seconds(prepared.ran.seconds)})` : 'FAILED'}`);
   if (prepared.ran !== undefined && !prepared.ran.ok) {
     console.error(`check:clients: could not install ${prepared.what}:\n${tail(prepared.ran)}`);
+    await stopServer();
     process.exit(1);
   }
 }
 
-// 2. Each client: generate, compile, then its flow against a sandbox of its own.
+// 2. Each client: generate, compile, then its flow on a platform of its own.
 const rows: Row[] = [];
 for (const check of checks) {
   const row: Row = { check, warnings: { known: [], unknown: [] } };
@@ -91,43 +104,41 @@ for (const check of checks) {
     continue;
   }
 
-  // The flow runs on a sandbox of its own, then again on a fresh one (its webhook secret is shown
+  // The flow runs on a platform of its own, then again on a fresh one (its webhook secret is shown
   // once) through a proxy that answers as the next additive release would: unknown enum values, unknown fields.
   for (const additive of [false, true]) {
-    const credentials = newCredentials();
-    let server: Awaited<ReturnType<typeof startServer>>;
+    let server: Awaited<typeof starting>;
+    let credentials: { clientId: string; clientSecret: string };
     try {
-      server = await startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
+      server = await starting;
+      credentials = await newPlatform(server.baseUrl, `${check.name}${additive ? ' (additive change)' : ''}`);
     } catch (error) {
-      fail(`${check.name}: the sandbox server did not start: ${String(error)}`);
+      fail(`${check.name}: the sandbox server did not start or make a platform: ${String(error)}`);
       break;
     }
-    try {
-      if (!additive) {
-        row.flow = await check.flow.run({ baseUrl: server.baseUrl, ...credentials });
-        show(row.flow);
-        row.tests = check.flow.tests(row.flow.output);
-        log(`${title}: ${check.flow.label} ${row.flow.ok ? 'passed' : 'FAILED'}, ${row.tests.passed} of ${row.tests.total} tests (${seconds(row.flow.seconds)})`);
-        if (!row.flow.ok) fail(`${check.name}: the flow failed`, row.flow);
-        continue;
-      }
-      const proxy = await startAdditiveProxy(server.baseUrl, SPEC, check.unknownEnumValues.survives);
-      try {
-        row.additive = await check.flow.run({ baseUrl: proxy.baseUrl, ...credentials, additiveChange: check.unknownEnumValues.survives ? UNKNOWN_ENUM_VALUE : undefined });
-      } finally {
-        await proxy.stop();
-      }
-      show(row.additive);
-      row.additiveTests = check.flow.tests(row.additive.output);
-      row.rewritten = { ...proxy.change.counts };
-      log(`${title}: under an additive change (${row.rewritten.answers} answers, ${check.unknownEnumValues.survives ? `${row.rewritten.enums} enum values unknown` : 'enum values left known (the generator refuses unknown ones)'}, ${row.rewritten.fields} fields added, ${row.rewritten.closed} closed objects left as they were): ${check.flow.label} ${row.additive.ok ? 'passed' : 'FAILED'}, ${row.additiveTests.passed} of ${row.additiveTests.total} tests (${seconds(row.additive.seconds)})`);
-      if (!row.additive.ok) fail(`${check.name}: the flow failed under an additive change`, row.additive);
-      if ((check.unknownEnumValues.survives && row.rewritten.enums === 0) || row.rewritten.fields === 0) fail(`${check.name}: the additive proxy changed no enum value or added no field: it proved nothing`);
-    } finally {
-      await server.stop();
+    if (!additive) {
+      row.flow = await check.flow.run({ baseUrl: server.baseUrl, ...credentials });
+      show(row.flow);
+      row.tests = check.flow.tests(row.flow.output);
+      log(`${title}: ${check.flow.label} ${row.flow.ok ? 'passed' : 'FAILED'}, ${row.tests.passed} of ${row.tests.total} tests (${seconds(row.flow.seconds)})`);
+      if (!row.flow.ok) fail(`${check.name}: the flow failed`, row.flow);
+      continue;
     }
+    const proxy = await startAdditiveProxy(server.baseUrl, SPEC, check.unknownEnumValues.survives);
+    try {
+      row.additive = await check.flow.run({ baseUrl: proxy.baseUrl, ...credentials, additiveChange: check.unknownEnumValues.survives ? UNKNOWN_ENUM_VALUE : undefined });
+    } finally {
+      await proxy.stop();
+    }
+    show(row.additive);
+    row.additiveTests = check.flow.tests(row.additive.output);
+    row.rewritten = { ...proxy.change.counts };
+    log(`${title}: under an additive change (${row.rewritten.answers} answers, ${check.unknownEnumValues.survives ? `${row.rewritten.enums} enum values unknown` : 'enum values left known (the generator refuses unknown ones)'}, ${row.rewritten.fields} fields added, ${row.rewritten.closed} closed objects left as they were): ${check.flow.label} ${row.additive.ok ? 'passed' : 'FAILED'}, ${row.additiveTests.passed} of ${row.additiveTests.total} tests (${seconds(row.additive.seconds)})`);
+    if (!row.additive.ok) fail(`${check.name}: the flow failed under an additive change`, row.additive);
+    if ((check.unknownEnumValues.survives && row.rewritten.enums === 0) || row.rewritten.fields === 0) fail(`${check.name}: the additive proxy changed no enum value or added no field: it proved nothing`);
   }
 }
+await stopServer();
 
 // 3. The table, the known limitations, what failed, the verdict.
 const cell = (text: string) => text.replaceAll('|', '\\|');
