@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { api, controlsOrigin, describeServer, errorOf, idempotencyKey, isMock, itServer, raw, serverBaseUrl } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
-import { balanceOf, balanceThrough, createExternalAccount, createIndividualCustomer, customerInternalAccount, customerWithExternalAccount, fund, getTransaction, transactionInStatus } from '../support/factories.ts';
+import { balanceOf, balanceThrough, createExternalAccount, createIndividualCustomer, customerInternalAccount, customerWithExternalAccount, fund, getTransaction } from '../support/factories.ts';
 import { advancePlatformClock, newPlatform, transactionNow } from '../support/platform-clock.ts';
-import { createQuote, executeQuote, getQuote, ok, postQuote, type Quote, quoteCalls, quoteInStatus, sandboxSend, umaLookup } from '../support/quotes.ts';
+import { createQuote, executeQuote, getQuote, ok, postQuote, type Quote, quoteCalls, sandboxSend, umaLookup } from '../support/quotes.ts';
 
 const MAX = 9_000_000_000_000_000;
 
@@ -18,6 +18,21 @@ async function usdEurCustomer(funding: number) {
   const eur = await customerInternalAccount(customer.id, 'EUR');
   if (funding > 0) await fund(usd.id, funding);
   return { customer, usd, eur };
+}
+
+/**
+ * usdEurCustomer's customer (its USD account funded with `funding`) on a platform of its own, with
+ * that platform's quote calls: for tests whose outcome the platform's clock brings, since the
+ * suite's platform's clock must not move.
+ */
+async function customerOfItsOwnPlatform(funding: number) {
+  const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
+  const { data: customer, response } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR', 'MXN'] } });
+  expect(response.status).toBe(201);
+  const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
+  const usd = { id: accounts?.data[0]?.id ?? '' };
+  if (funding > 0) expect((await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd.id } }, body: { amount: funding } })).response.status).toBe(200);
+  return { via, q: quoteCalls(serverBaseUrl, token), customer: { id: customer?.id ?? '' }, usd };
 }
 
 const toEur = (usd: string, eur: string, amount: number, side: 'SENDING' | 'RECEIVING' = 'SENDING') => ({
@@ -230,8 +245,9 @@ describeServer('executeQuote', () => {
 
 describeServer('UMA destinations', () => {
   it('a lookup, then a quote with every sender field the lookup listed, paid and COMPLETED', async () => {
-    const { customer, usd } = await usdEurCustomer(50_000);
-    const lookup = await umaLookup('$success.mxn@sandbox.uma.money', customer.id);
+    // On a platform of its own, whose clock brings the outcome.
+    const { via, q, customer, usd } = await customerOfItsOwnPlatform(50_000);
+    const lookup = await q.umaLookup('$success.mxn@sandbox.uma.money', customer.id);
     expect(lookup).toMatchObject({ receiverUmaAddress: '$success.mxn@sandbox.uma.money', supportedCurrencies: [{ currency: { code: 'MXN' } }] });
     expect(lookup.requiredPayerDataFields).toEqual([
       { name: 'FULL_NAME', mandatory: true },
@@ -245,28 +261,29 @@ describeServer('UMA destinations', () => {
       lockedCurrencyAmount: 10_000,
       lookupId: lookup.lookupId,
     };
-    const without = await postQuote(body);
+    const without = await q.postQuote(body);
     expect(without.status).toBe(400);
     const error = await errorOf(without);
     expect(error.code).toBe('MISSING_PAYER_DATA');
     expect(error.details?.missingFields).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']);
     // Every listed field, not only the mandatory ones (the specification's rule).
-    const withoutOptional = await postQuote({ ...body, senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' } });
+    const withoutOptional = await q.postQuote({ ...body, senderCustomerInfo: { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21' } });
     expect(withoutOptional.status).toBe(400);
     expect(await errorOf(withoutOptional)).toMatchObject({ code: 'MISSING_PAYER_DATA', details: { missingFields: ['NATIONALITY'] } });
     const senderCustomerInfo = { FULL_NAME: 'Jane Doe', BIRTH_DATE: '1990-04-21', NATIONALITY: 'US' };
-    const noLookup = await postQuote({ ...body, lookupId: undefined, senderCustomerInfo });
+    const noLookup = await q.postQuote({ ...body, lookupId: undefined, senderCustomerInfo });
     expect(noLookup.status).toBe(400);
     expect((await errorOf(noLookup)).code).toBe('LOOKUP_REQUIRED');
-    const quote = await createQuote({ ...body, senderCustomerInfo });
+    const quote = await q.createQuote({ ...body, senderCustomerInfo });
     expect(quote.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN' });
     expect(quote.rateDetails).toMatchObject({ serviceApiMultiplier: 1 });
     expect(quote.rateDetails?.counterpartyMultiplier).toBeGreaterThan(0.15);
     expectConsistent(quote);
-    const executed = await ok<Quote>(executeQuote(quote.id));
-    const transaction = await transactionInStatus(executed.transactionId ?? '', 'COMPLETED');
+    const executed = await ok<Quote>(q.executeQuote(quote.id));
+    await advancePlatformClock(via, 3_000);
+    const transaction = await transactionNow(via, executed.transactionId ?? '', 'COMPLETED');
     expect(transaction).toMatchObject({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN' }, paymentRail: 'LIGHTNING' });
-    expect(await balanceOf(usd.id)).toBe(40_000);
+    expect(await balanceThrough(usd.id, via)).toBe(40_000);
   });
 
   it('400 INVALID_AMOUNT below what the receiver accepts (the lookup\'s min)', async () => {
@@ -334,8 +351,10 @@ describeServer('UMA destinations', () => {
 });
 
 describeServer('real-time funding and POST /sandbox/send', () => {
-  async function realtimeQuote() {
-    const { customer } = await usdEurCustomer(0);
+  /** A real-time funded quote to an UMA address: on the suite's platform, or with `own`'s calls and customer. */
+  async function realtimeQuote(own?: { q: ReturnType<typeof quoteCalls>; customer: { id: string } }) {
+    const { umaLookup, createQuote } = own?.q ?? quoteCalls();
+    const customer = own?.customer ?? (await usdEurCustomer(0)).customer;
     const lookup = await umaLookup('$success.eur@sandbox.uma.money', customer.id);
     return createQuote({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.id },
@@ -348,22 +367,26 @@ describeServer('real-time funding and POST /sandbox/send', () => {
   }
 
   it('the quote carries payment instructions and a waiting transaction; paying it starts the payment', async () => {
-    const quote = await realtimeQuote();
+    // On a platform of its own, whose clock brings the outcome.
+    const own = await customerOfItsOwnPlatform(0);
+    const { via, q } = own;
+    const quote = await realtimeQuote(own);
     expect(quote.totalReceivingAmount).toBe(5_000);
     expect(quote.paymentInstructions?.[0]?.accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT' });
     expect(quote.transactionId).toBeDefined();
-    expect((await getTransaction(quote.transactionId ?? '')).status).toBe('PENDING');
-    const notThisWay = await executeQuote(quote.id);
+    expect((await getTransaction(quote.transactionId ?? '', via)).status).toBe('PENDING');
+    const notThisWay = await q.executeQuote(quote.id);
     expect(notThisWay.status).toBe(400);
-    const wrongCurrency = await sandboxSend({ quoteId: quote.id, currencyCode: 'EUR' });
+    const wrongCurrency = await q.sandboxSend({ quoteId: quote.id, currencyCode: 'EUR' });
     expect(wrongCurrency.status).toBe(400);
     expect((await errorOf(wrongCurrency)).code).toBe('CURRENCY_MISMATCH');
-    const paid = await ok<{ id: string; status: string }>(sandboxSend({ quoteId: quote.id, currencyCode: 'USD' }));
+    const paid = await ok<{ id: string; status: string }>(q.sandboxSend({ quoteId: quote.id, currencyCode: 'USD' }));
     expect(paid).toMatchObject({ id: quote.transactionId, status: 'PROCESSING' });
-    expect((await getQuote(quote.id)).status).toBe('PROCESSING');
-    const twice = await sandboxSend({ quoteId: quote.id, currencyCode: 'USD' });
+    expect((await q.getQuote(quote.id)).status).toBe('PROCESSING');
+    const twice = await q.sandboxSend({ quoteId: quote.id, currencyCode: 'USD' });
     expect(twice.status).toBe(409);
-    await quoteInStatus(quote.id, 'COMPLETED');
+    await advancePlatformClock(via, 3_000);
+    expect((await q.getQuote(quote.id)).status).toBe('COMPLETED');
   });
 
   it('another amount than totalSendingAmount fails the payment', async () => {

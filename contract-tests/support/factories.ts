@@ -250,24 +250,6 @@ export async function customerWithExternalAccount(
   return { customer, internal, external };
 }
 
-/**
- * Polls GET /transactions/{id} until the transaction is in `status` (a sandbox outcome due later,
- * run by the server's job runner) and returns it; throws with the last status seen after `timeoutMs`.
- */
-export async function transactionInStatus(
-  transactionId: string,
-  status: Schemas['TransactionStatus'],
-  options: { via?: PaymentsClient; timeoutMs?: number } = {},
-): Promise<Transaction> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  for (;;) {
-    const transaction = await getTransaction(transactionId, options.via);
-    if (transaction.status === status) return transaction;
-    if (Date.now() > deadline) throw new Error(`transaction ${transactionId} is still ${transaction.status}, expected ${status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** An internal account's balance amount, read through `via` (a server of the test's own). */
 export async function balanceThrough(accountId: string, via: PaymentsClient): Promise<number> {
   const account = await expectStatus(`GET /internal-accounts/${accountId}`, 200, via.GET('/internal-accounts/{accountId}', { params: { path: { accountId } } }));

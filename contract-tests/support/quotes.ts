@@ -42,17 +42,7 @@ export function quoteCalls(serverBaseUrl = baseUrl, token: { clientId: string; c
     sandboxSend: (body: Schemas['SandboxSendRequest'], key?: string) => call('POST', '/sandbox/send', body, keyHeader(key)),
     umaLookup: (address: string, customerId: string) =>
       ok<Schemas['UmaReceiverLookup']>(call('GET', `/receiver/uma/${encodeURIComponent(address)}?customerId=${encodeURIComponent(customerId)}`)),
-    /** Polls GET /quotes/{id} until the quote is in `status`. */
-    async quoteInStatus(quoteId: string, status: Schemas['QuoteStatus'], timeoutMs = 15_000): Promise<Quote> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const quote = await getQuote(quoteId);
-        if (quote.status === status) return quote;
-        if (Date.now() > deadline) throw new Error(`quote ${quoteId} is still ${quote.status}, expected ${status}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
   };
 }
 
-export const { postQuote, createQuote, getQuote, executeQuote, sandboxSend, umaLookup, quoteInStatus } = quoteCalls();
+export const { postQuote, createQuote, getQuote, executeQuote, sandboxSend, umaLookup } = quoteCalls();
