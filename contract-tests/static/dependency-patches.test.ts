@@ -112,3 +112,24 @@ describe('the dependency patches stand on the code they were written for', () =>
     }
   });
 });
+
+// scripts/dredd/run-dredd.ts keeps dredd from copying every parsed API description before its
+// hooks load (apiaryio/dredd#1813), by making them a non-enumerable property of the configuration
+// that TransactionRunner.prototype.config receives; addHooks then copies what is left.
+describe('the dredd patch stands on the code it was written for', () => {
+  const dreddFile = (name: string) => require.resolve(`dredd/build/${name}`);
+  it('dredd 14.1.0, its files as the patch read them', () => {
+    expect(packageOf(dreddFile('Dredd.js'), 'dredd').version).toBe('14.1.0');
+    expect({
+      'addHooks.js': sha256(dreddFile('addHooks.js')),
+      'TransactionRunner.js': sha256(dreddFile('TransactionRunner.js')),
+      'Dredd.js': sha256(dreddFile('Dredd.js')),
+    }, 'review scripts/dredd/run-dredd.ts (skipCopyingApiDescriptions) against the new files, then update the digests').toEqual({
+      'addHooks.js': '6d89236e0e6a8c1801c5624584aa435371b13b349ebd601f0adea2a19eeb023c',
+      'TransactionRunner.js': '790a7d2d35fc35f57659e79a52d0af135f32ec506d868ea57c87379adf83a3ea',
+      'Dredd.js': '3e15042956db70082336bab204293f79675be7ba27020e4d181176d9eb14e320',
+    });
+    // What it relies on: the copy of the runner's configuration for the hooks, of enumerable properties only.
+    expect(readFileSync(dreddFile('addHooks.js'), 'utf8')).toContain('runner.hooks.configuration = clone_1.default(runner.configuration);');
+  });
+});

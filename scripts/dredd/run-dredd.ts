@@ -7,6 +7,26 @@ import { operations } from '../../contract-tests/support/spec.ts';
 import { contractHooks, UNTESTABLE_ON_SERVER, type HookOptions } from './contract-hooks.ts';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * Waits for apiaryio/dredd#1813 (open; dredd is no longer maintained): before the hooks load,
+ * dredd deep-copies the runner's configuration into `hooks.configuration`, every parsed API
+ * description with it, and the copy's bookkeeping of circular references is quadratic: 17 of the
+ * 22 s of one run on this spec (bench/README.md, "Dependency patches"). The hooks read only
+ * `hooks.configuration.endpoint`. The descriptions stay on the configuration, read as before, but
+ * not enumerable, so the copy (of enumerable properties) leaves them out. Written against dredd
+ * 14.1.0; contract-tests/static/dependency-patches.test.ts fails when dredd's files change.
+ */
+function skipCopyingApiDescriptions(): void {
+  const { default: TransactionRunner } = require('dredd/build/TransactionRunner') as { default: { prototype: { config(configuration: Record<string, unknown>): void } } };
+  const original = TransactionRunner.prototype.config;
+  if ((original as { skipsCopy?: true }).skipsCopy) return;
+  const config = Object.assign(function config(this: unknown, configuration: Record<string, unknown>) {
+    Object.defineProperty(configuration, 'apiDescriptions', { value: configuration.apiDescriptions, enumerable: false, writable: true, configurable: true });
+    original.call(this, configuration);
+  }, { skipsCopy: true as const });
+  TransactionRunner.prototype.config = config;
+}
 const HOOKS_KEY = Symbol.for('payments-service.dredd-hooks');
 export const hookFile = resolve(import.meta.dirname, 'hooks.cjs');
 export const spec30 = resolve(import.meta.dirname, '..', '..', 'generated', 'openapi-3.0.yaml');
@@ -43,6 +63,7 @@ export interface DreddResult {
 /** Runs dredd on `spec` (a 3.0 file) against `options.baseUrl` with the contract hooks. */
 export async function runDredd(options: HookOptions & { spec?: string }): Promise<DreddResult> {
   const Dredd = (require('dredd') as { default?: DreddClass } & DreddClass).default ?? (require('dredd') as DreddClass);
+  skipCopyingApiDescriptions();
   // dredd's reporters print a line per transaction (hundreds of skipped error statuses): silenced,
   // failures are collected from the events instead.
   const reporterLogger = require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } };
