@@ -22,6 +22,12 @@ const root = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshot = join(root, 'artifacts', 'docs.png');
 const SAMPLE_SIZE = 12;
+/**
+ * A wait for the page: four times what was enough on an idle machine, since `.ci/run` runs this
+ * beside the reliability load tests, which keep both cores busy. A wait ends as soon as what it
+ * waits for shows, so a passing run pays nothing for the margin.
+ */
+const waitMs = (idleMs: number) => idleMs * 4;
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -109,6 +115,8 @@ const server = process.env.DOCS_HTML === undefined ? await startServer() : await
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // Loading, clicks and screenshots too (playwright's own default is 30 s).
+  page.setDefaultTimeout(waitMs(30_000));
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
   });
@@ -123,7 +131,7 @@ try {
 
   const started = Date.now();
   await page.goto(`${server.origin}/docs`, { waitUntil: 'load' });
-  await page.locator('[data-text]').first().waitFor({ timeout: 30_000 });
+  await page.locator('[data-text]').first().waitFor({ timeout: waitMs(30_000) });
   const loadMs = Date.now() - started;
 
   const menu = async () => new Set(await page.$$eval('[data-text]', (els) => els.map((e) => e.getAttribute('data-text') ?? '')));
@@ -147,7 +155,7 @@ try {
     const shown = await page
       .getByText(guide.opening, { exact: false })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 })
+      .waitFor({ state: 'visible', timeout: waitMs(10_000) })
       .then(() => true, () => false);
     if (!shown) missing.push(`guide "${guide.name}": its text ("${guide.opening}") is not shown when it is opened from the menu`);
   }
@@ -181,7 +189,7 @@ try {
       await menuButton.click();
       // The menu opens at the page's level, outside the panel.
       const choice = page.locator('[role="menuitem"]:visible', { hasText: new RegExp(`^${escapeRegExp(codeSample.label)}$`) }).first();
-      if (!(await choice.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
+      if (!(await choice.waitFor({ state: 'visible', timeout: waitMs(5_000) }).then(() => true, () => false))) {
         missing.push(`${label}: "${codeSample.label}" is not in the code sample language menu`);
         await page.keyboard.press('Escape');
         continue;
@@ -191,7 +199,7 @@ try {
       const shown = await samplesPanel
         .locator('pre', { hasText: firstLine })
         .first()
-        .waitFor({ state: 'visible', timeout: 5_000 })
+        .waitFor({ state: 'visible', timeout: waitMs(5_000) })
         .then(() => true, () => false);
       if (shown) samplesShown += 1;
       else missing.push(`${label}: the "${codeSample.label}" code sample is not shown when chosen ("${firstLine}")`);
@@ -240,11 +248,11 @@ async function openOperation(page: Page, op: Operation): Promise<string | undefi
     const tag = menuItem(page, op.tag);
     if ((await tag.count()) === 0) return undefined;
     await tag.click();
-    if (!(await item.waitFor({ timeout: 5_000 }).then(() => true, () => false))) return undefined;
+    if (!(await item.waitFor({ timeout: waitMs(5_000) }).then(() => true, () => false))) return undefined;
   }
   await item.click();
   const section = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`).first();
-  if (!(await section.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return undefined;
+  if (!(await section.waitFor({ timeout: waitMs(10_000) }).then(() => true, () => false))) return undefined;
   await section.scrollIntoViewIfNeeded();
   return section.innerText();
 }
