@@ -115,7 +115,9 @@ describe('the database failing under write load', () => {
     expect(terminated).toBeGreaterThan(0);
     // A transaction whose connection was lost before its COMMIT runs again on a fresh connection:
     // what is left are COMMITs lost with their connection (issue 42: 35 of 480, and 13 of 472 the
-    // turn before; a pooled connection cut while idle and handed out again was 16 of the 35).
+    // turn before; a pooled connection cut while idle and handed out again was 16 of the 35). The
+    // read of the platform's sandbox clock that starts every request, outside any transaction, was
+    // 1 to 4 of about 85 until a lost connection under it was read again (0 in 7 runs since).
     expect(counts['500'] ?? 0, `${counts['500']} of ${sent.length} answered 500`).toBeLessThanOrEqual(Math.ceil((sent.length * 13) / 472));
     // Nothing hung: the slowest write still answered within seconds.
     expect(Math.max(...sent.map((s) => s.first.ms))).toBeLessThan(10_000);

@@ -2,10 +2,15 @@
 // what of the platform's jobs is due when.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { retryRead } from '../db/transaction-retry.ts';
 
 /** How far `platformId`'s clock is ahead of real time, in ms: 0 when it was never advanced. */
 export async function findOffsetMs(db: Db, platformId: string): Promise<number> {
-  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('platform_id', '=', platformId).executeTakeFirst();
+  const read = () => db.selectFrom('sandbox_clocks').select('offset_ms').where('platform_id', '=', platformId).executeTakeFirst();
+  // Every request reads it first, outside any transaction: a connection lost under that read (the
+  // database ended it) is read again on another, as it changed nothing; inside a transaction, the
+  // transaction's own retry decides.
+  const row = await (db.isTransaction ? read() : retryRead(read));
   // A bigint: PostgreSQL's driver hands it over as text.
   return row === undefined ? 0 : Number(row.offset_ms);
 }
