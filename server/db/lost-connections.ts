@@ -33,6 +33,16 @@ export function rememberLossBeforeCommit(err: unknown): void {
   if (typeof err === 'object' && err !== null) lostUncommitted.add(err);
 }
 
+/**
+ * Remembers a connection lost with its COMMIT, so that whether it committed is unknown, as one whose
+ * transaction may run again all the same, because the caller's rerun cannot repeat its effect: an
+ * Idempotency-Key's claim finds the answer the first run stored if it committed, and finds the key
+ * free if it did not (http/dispatcher.ts).
+ */
+export function rememberLossSettledByRerun(err: unknown): void {
+  if (typeof err === 'object' && err !== null) lostUncommitted.add(err);
+}
+
 /** How a statement moves a connection's transaction: started, its COMMIT sent, or neither. */
 export function transactionStep(text: string): 'begin' | 'commit' | undefined {
   if (/^\s*(begin|start transaction)\b/i.test(text)) return 'begin';

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { RequestContext, Runtime } from '../context/context.ts';
 import { notImplemented, type OperationHandlers, type OperationId, type OwnTransactionsContext, type UploadedFile } from '../context/handler-types.ts';
 import type { Database } from '../db/schema.ts';
+import { isConnectionLoss, rememberLossSettledByRerun } from '../db/lost-connections.ts';
 import { retryTransaction } from '../db/transaction-retry.ts';
 import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
 import { platformClock } from '../clock/clock.service.ts';
@@ -190,7 +191,22 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       const scope: KeyScope = { credentialId: principal.credentialId, operationId: op.operationId, key };
       const fingerprint = requestFingerprint({ operationId: op.operationId, path: input.path, query: input.query, body: input.body });
       // A deadlock or a stale plan (transaction-retry.ts) rolls the whole transaction back, key
-      // claim included, and it runs again.
+      // claim included, and it runs again. So does one whose COMMIT was lost with its connection,
+      // whether it committed or not: the key settles it. If it did, the rerun finds the answer it
+      // stored, which is this request's own (not a replay of an earlier one); if not, the key is
+      // free and the work runs again. Without it, the request would be answered 500 either way.
+      let commitLost = false;
+      const commit = async (trx: { commit(): { execute(): Promise<void> } }) => {
+        try {
+          await trx.commit().execute();
+        } catch (err) {
+          if (isConnectionLoss(err)) {
+            commitLost = true;
+            rememberLossSettledByRerun(err);
+          }
+          throw err;
+        }
+      };
       await retryTransaction(async () => {
         tasks.length = 0;
         const trx = await db.startTransaction().execute();
@@ -198,8 +214,8 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           const keyCtx = collectingContext(runtime, trx).ctx;
           const stored = await claimKey(keyCtx, scope, fingerprint);
           if (stored !== undefined) {
-            await trx.commit().execute();
-            return send(res, stored, serialize(stored), true);
+            await commit(trx);
+            return send(res, stored, serialize(stored), !commitLost);
           }
           const work = await trx.savepoint('work').execute();
           try {
@@ -207,7 +223,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
             // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
             // stays free for the signed retry, whose answer is the one stored.
             if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);
-            await trx.commit().execute();
+            await commit(trx);
             await runTasks(runtime, tasks);
             return send(res, result, serialized);
           } catch (err) {
@@ -218,7 +234,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
             if (error.status >= 500 || error.status === 401) throw err;
             await work.rollbackToSavepoint('work').execute();
             await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
-            await trx.commit().execute();
+            await commit(trx);
             throw err;
           }
         } finally {
