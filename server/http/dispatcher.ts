@@ -196,12 +196,13 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
       // stored, which is this request's own (not a replay of an earlier one); if not, the key is
       // free and the work runs again. Without it, the request would be answered 500 either way.
       let commitLost = false;
-      const commit = async (trx: { commit(): { execute(): Promise<void> } }) => {
+      /** Commits; `stored`: what it commits is an answer stored for the key (by this request, unless it is a replay). */
+      const commit = async (trx: { commit(): { execute(): Promise<void> } }, stored: boolean) => {
         try {
           await trx.commit().execute();
         } catch (err) {
           if (isConnectionLoss(err)) {
-            commitLost = true;
+            if (stored) commitLost = true;
             rememberLossSettledByRerun(err);
           }
           throw err;
@@ -214,7 +215,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
           const keyCtx = collectingContext(runtime, trx).ctx;
           const stored = await claimKey(keyCtx, scope, fingerprint);
           if (stored !== undefined) {
-            await commit(trx);
+            await commit(trx, false);
             return send(res, stored, serialize(stored), !commitLost);
           }
           const work = await trx.savepoint('work').execute();
@@ -223,7 +224,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
             // A 202 is a signed-retry challenge: it changes nothing the key protects, and the key
             // stays free for the signed retry, whose answer is the one stored.
             if (result.status !== 202) await rememberResponse(keyCtx, scope, fingerprint, result);
-            await commit(trx);
+            await commit(trx, result.status !== 202);
             await runTasks(runtime, tasks);
             return send(res, result, serialized);
           } catch (err) {
@@ -234,7 +235,7 @@ export function dispatcher({ runtime, db, handlers, operations, responseValidato
             if (error.status >= 500 || error.status === 401) throw err;
             await work.rollbackToSavepoint('work').execute();
             await rememberResponse(keyCtx, scope, fingerprint, { status: error.status, headers: error.extra?.headers ?? {}, body: error.body() });
-            await commit(trx);
+            await commit(trx, true);
             throw err;
           }
         } finally {
