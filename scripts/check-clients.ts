@@ -13,7 +13,7 @@
 //   --only <name>   just that client (repeatable); --verbose   every command's output
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
+import { createTestPlatform, newCredentials, startServer } from '../contract-tests/support/server-process.ts';
 import { startAdditiveProxy, UNKNOWN_ENUM_VALUE } from './clients/additive-proxy.ts';
 import { CLIENT_CHECKS, relative, out, type ClientCheck } from './clients/clients.ts';
 import { tail, type Ran } from './clients/command.ts';
@@ -53,12 +53,6 @@ const credentials = newCredentials();
 const starting = startServer({ PAYMENTS_CLIENT_ID: credentials.clientId, PAYMENTS_CLIENT_SECRET: credentials.clientSecret, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });
 starting.catch(() => {});
 const stopServer = async () => (await starting.catch(() => undefined))?.stop();
-/** A fresh platform's API token: the flow's own webhook endpoint and secret (shown once), customers and money. */
-async function newPlatform(baseUrl: string, name: string): Promise<{ clientId: string; clientSecret: string }> {
-  const made = await fetch(`${new URL(baseUrl).origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-  if (made.status !== 200) throw new Error(`could not make a platform (${made.status})`);
-  return (await made.json()) as { clientId: string; clientSecret: string };
-}
 
 // 1. The tools, from their registries (reused when present), the two at once.
 const tools: Prepared[] = [];
@@ -111,7 +105,8 @@ for (const check of checks) {
     let credentials: { clientId: string; clientSecret: string };
     try {
       server = await starting;
-      credentials = await newPlatform(server.baseUrl, `${check.name}${additive ? ' (additive change)' : ''}`);
+      // A fresh platform: the flow's own webhook endpoint and secret (shown once), customers and money.
+      credentials = await createTestPlatform(server.origin, `${check.name}${additive ? ' (additive change)' : ''}`);
     } catch (error) {
       fail(`${check.name}: the sandbox server did not start or make a platform: ${String(error)}`);
       break;

@@ -23,7 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
 import { collectIds } from '../contract-tests/support/collect-ids.ts';
-import { newCredentials, startServer } from '../contract-tests/support/server-process.ts';
+import { createTestPlatform, newCredentials, startServer } from '../contract-tests/support/server-process.ts';
 import type { CodeSample } from './code-samples.ts';
 import { idsIn, mapIdentifiers, substitute, typedIdsIn } from './samples/identifiers.ts';
 import { GIVEN, MADE_WHEN_NAMED, type Stands } from './samples/given.ts';
@@ -264,9 +264,7 @@ let index = 0;
 try {
   for (const language of languages) {
     // A platform of the language's own: one language's deletions do not take another's objects.
-    const made = await fetch(`${new URL(server.baseUrl).origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `${language.name} samples` }) });
-    if (made.status !== 200) throw new Error(`check:samples: could not make a platform (${made.status})`);
-    const token = (await made.json()) as { clientId: string; clientSecret: string };
+    const token = await createTestPlatform(server.origin, `${language.name} samples`);
     const ids = new Map<string, string>();
     const identifiers = new Map<string, string>();
     const world = new World({ http: new Http({ baseUrl: server.baseUrl, credentials: token, timeoutMs: 30_000 }), prefix: `samples-${language.name.toLowerCase()}`, otherPlatform: undefined, outcomeWaitMs: 10_000 });

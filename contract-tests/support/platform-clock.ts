@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import type { PaymentsClient } from '../../client/index.ts';
 import { client } from './api.ts';
+import { createTestPlatform } from './server-process.ts';
 import type { Transaction } from './factories.ts';
 
 /** Advances the clock of `via`'s platform by `ms` (whole seconds). */
@@ -26,8 +27,6 @@ export async function transactionNow(via: PaymentsClient, transactionId: string,
  * for tests on the shared target that move a clock, which must not be the suite's platform's.
  */
 export async function newPlatform(serverBaseUrl: string, origin: string): Promise<{ via: PaymentsClient; token: { clientId: string; clientSecret: string } }> {
-  const res = await fetch(`${origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Test platform"}' });
-  if (res.status !== 200) throw new Error(`POST /__test/platforms: ${res.status} ${await res.text()}`);
-  const token = (await res.json()) as { clientId: string; clientSecret: string };
+  const token = await createTestPlatform(origin, 'Test platform');
   return { via: client(token, serverBaseUrl), token };
 }

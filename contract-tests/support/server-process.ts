@@ -106,3 +106,10 @@ export async function advanceClock(origin: string, ms: number): Promise<void> {
   const res = await fetch(`${origin}/__test/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
   if (res.status !== 200) throw new Error(`clock advance failed: ${res.status} ${await res.text()}`);
 }
+
+/** A new platform on the server at `origin` (its test controls, NODE_ENV=test only): its API token. */
+export async function createTestPlatform(origin: string, name: string): Promise<{ clientId: string; clientSecret: string }> {
+  const res = await fetch(`${origin}/__test/platforms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  if (res.status !== 200) throw new Error(`POST /__test/platforms: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { clientId: string; clientSecret: string };
+}
