@@ -222,13 +222,8 @@ describeServer('executeQuote', () => {
     ['007', 'FAILED', 'REFUND_FAILED', 0],
   ] as const)('to an external account ending %s: PROCESSING, then %s (%s) a few seconds later; credited back: %s', async (suffix, ends, reason, creditedBack) => {
     // On a platform of its own, whose clock brings the outcome (the suite's platform's must not move).
-    const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
-    const q = quoteCalls(serverBaseUrl, token);
-    const { data: customer } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR'] } });
-    const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
-    const usd = { id: accounts?.data[0]?.id ?? '' };
-    await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd.id } }, body: { amount: 50_000 } });
-    const { data: external } = await via.POST('/customers/external-accounts', { body: { customerId: customer?.id ?? '', currency: 'EUR', accountInfo: externalAccountInfo.eur(suffix) } });
+    const { via, q, customer, usd } = await customerOfItsOwnPlatform(50_000);
+    const { data: external } = await via.POST('/customers/external-accounts', { body: { customerId: customer.id, currency: 'EUR', accountInfo: externalAccountInfo.eur(suffix) } });
     const quote = await q.createQuote({ ...toEur(usd.id, external?.id ?? '', 10_000) });
     expect(quote.destination).toMatchObject({ destinationType: 'ACCOUNT', accountId: external?.id, paymentRail: 'SEPA' });
     expect(quote.counterpartyInformation).toEqual({ FULL_NAME: 'Northwind Payouts SAS' });
@@ -304,13 +299,8 @@ describeServer('UMA destinations', () => {
 
   it('$fail.compliance.usd fails the compliance check a few seconds later and the funds come back', async () => {
     // On a platform of its own, whose clock brings the outcome (the suite's platform's must not move).
-    const { via, token } = await newPlatform(serverBaseUrl, controlsOrigin(serverBaseUrl));
-    const q = quoteCalls(serverBaseUrl, token);
-    const { data: customer } = await via.POST('/customers', { body: { customerType: 'INDIVIDUAL', fullName: 'Jane Doe', currencies: ['USD', 'EUR', 'MXN'] } });
-    const { data: accounts } = await via.GET('/customers/internal-accounts', { params: { query: { customerId: customer?.id ?? '', currency: 'USD' } } });
-    const usd = accounts?.data[0]?.id ?? '';
-    await via.POST('/sandbox/internal-accounts/{accountId}/fund', { params: { path: { accountId: usd } }, body: { amount: 20_000 } });
-    const lookup = await q.umaLookup('$fail.compliance.usd@sandbox.uma.money', customer?.id ?? '');
+    const { via, q, customer, usd: { id: usd } } = await customerOfItsOwnPlatform(20_000);
+    const lookup = await q.umaLookup('$fail.compliance.usd@sandbox.uma.money', customer.id);
     const quote = await q.createQuote({
       source: { sourceType: 'ACCOUNT', accountId: usd },
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$fail.compliance.usd@sandbox.uma.money', currency: 'USD' },
