@@ -40,7 +40,7 @@ export function rememberLossBeforeCommit(err: unknown): void {
  * free if it did not (http/dispatcher.ts).
  */
 export function rememberLossSettledByRerun(err: unknown): void {
-  if (typeof err === 'object' && err !== null) lostUncommitted.add(err);
+  rememberLossBeforeCommit(err);
 }
 
 /** How a statement moves a connection's transaction: started, its COMMIT sent, or neither. */
