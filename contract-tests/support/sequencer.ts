@@ -16,7 +16,9 @@ const FIRST = [
   'contract-tests/api/transfers.test.ts',
   'contract-tests/api/client-examples.test.ts',
   'contract-tests/api/auth-matrix.test.ts',
-  // reliability-load runs two files at a time: the bank test, as long as the other three together, first.
+  // reliability-load runs two files at a time: the pooler's (its own bank seed, races and kill -9
+  // behind PgBouncer), about as long as the other three together, first; then the bank test.
+  'contract-tests/reliability/pooler.test.ts',
   'contract-tests/reliability/bank.test.ts',
 ];
 
