@@ -1,28 +1,26 @@
 // The conformance kit's checks (contract-tests/kit/) as part of the contract suite: the one source
-// of the checks the kit and the suite share. Every kit check runs against the suite's target (a
+// of the checks the kit and the suite share. Every kit check runs against the PGlite target (a
 // test each, with the kit's verdict); every answer it gets is also checked by the suite's own
-// contract check (an independent validator; Prism's verdict through the proxy) and counted for the
-// coverage gate. Not against the bare Prism mock, which answers in Prism's own error shapes: the
-// kit meets the mock through `npm run mock` in `npm run test:conformance`. The checks that change
+// contract check (an independent validator) and counted for the coverage gate. On the other
+// targets it is left out, each for a run that already makes the same requests: on PostgreSQL the
+// kit's proofs (`npm run test:conformance`, in .ci/run) run every check against the same server on
+// the same engine, a second platform included; through the Prism proxy the suite's own tests put
+// Prism's verdict on every operation's answers; the bare Prism mock answers in Prism's own error
+// shapes, and the kit meets it through `npm run mock` in test:conformance. The checks that change
 // the platform's configuration (its webhook endpoint, its name) run on a server of their own, out
 // of the way of platform-config.test.ts, which changes it on the shared target; so do those that
 // advance the platform's sandbox clock (need `minutes`), which would age the other files' objects.
 // The checks that wait for delayed sandbox outcomes (up to 30 s) are left to test:conformance: here the
 // same outcomes are proven with the clock moved (../server/transfer-outcomes.test.ts,
 // quote-outcomes.test.ts), and the waits would make this file the suite's longest by far.
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { beforeAll, describe, inject, it, type TestContext } from 'vitest';
+import { beforeAll, describe, it, type TestContext } from 'vitest';
 import type { Check } from '../kit/check.ts';
 import { allChecks } from '../kit/checks/index.ts';
 import { describeFailure } from '../kit/report.ts';
 import { runConformance, select, type RunOptions, type RunReport } from '../kit/runner.ts';
-import { baseUrl, checkResponse, credentials, isMock, isProxy, target } from '../support/api.ts';
+import { baseUrl, checkResponse, credentials, target } from '../support/api.ts';
 import { ownServer } from '../support/own-server.ts';
-import { proxyFetch } from '../support/proxy-fetch.ts';
 
-const root = resolve(import.meta.dirname, '..', '..');
 /** The checks that change the platform's configuration, and those that advance its sandbox clock. */
 const PLATFORM_WIDE = ['webhooks', 'config.update'];
 const isPlatformWide = (check: Check) => select([check], PLATFORM_WIDE).length === 1 || check.needs.includes('minutes');
@@ -31,17 +29,6 @@ const isPlatformWide = (check: Check) => select([check], PLATFORM_WIDE).length =
 const onAnswer: RunOptions['onAnswer'] = async (reply, response) => {
   if (reply.operationId !== undefined) await checkResponse(reply.method, response.url === '' ? `${baseUrl}${reply.path}` : response.url, response);
 };
-
-/** Another platform on the target's database: PostgreSQL only (PGlite is one process). */
-async function otherPlatform(): Promise<{ clientId: string; clientSecret: string } | undefined> {
-  if (target !== 'postgres') return undefined;
-  const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/create-platform.ts', 'Conformance kit platform'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PAYMENTS_MASTER_KEY: inject('masterKey') },
-    encoding: 'utf8',
-  });
-  return { clientId: /clientId:\s+(\S+)/.exec(stdout)?.[1] ?? '', clientSecret: /clientSecret:\s+(\S+)/.exec(stdout)?.[1] ?? '' };
-}
 
 /** A test per check, reporting the kit's verdict on it. */
 function verdicts(checks: ReturnType<typeof allChecks>, report: () => RunReport | undefined) {
@@ -55,26 +42,24 @@ function verdicts(checks: ReturnType<typeof allChecks>, report: () => RunReport 
   }
 }
 
-if (isMock) it.skip('the conformance kit runs against the servers; it meets the mock through `npm run mock` in npm run test:conformance');
+const ELSEWHERE: Record<string, string> = {
+  postgres: 'the kit runs every check against the sandbox on PostgreSQL in npm run test:conformance (.ci/run)',
+  proxy: "the suite's own tests put Prism's verdict on every operation's answers; the kit's run on PGlite",
+  prism: 'the kit meets the mock through `npm run mock` in npm run test:conformance',
+};
+const elsewhere = ELSEWHERE[target];
+if (elsewhere !== undefined) it.skip(`the conformance kit's checks: ${elsewhere}`);
 
-if (!isMock) describe('the conformance kit against the target', () => {
+if (elsewhere === undefined) describe('the conformance kit against the target', () => {
   const checks = allChecks().filter((c) => !isPlatformWide(c));
   let report: RunReport | undefined;
   beforeAll(async () => {
-    const other = await otherPlatform();
-    report = await runConformance(checks, {
-      baseUrl,
-      credentials,
-      skipSlow: true,
-      ...(other === undefined ? {} : { otherPlatform: other }),
-      ...(isProxy ? { fetch: proxyFetch(baseUrl, inject('serverBaseUrl')) } : {}),
-      onAnswer,
-    });
+    report = await runConformance(checks, { baseUrl, credentials, skipSlow: true, onAnswer });
   }, 600_000);
   verdicts(checks, () => report);
 });
 
-if (!isMock && !isProxy) describe("the conformance kit's checks that change the platform's configuration or advance its clock, on a server of their own", () => {
+if (elsewhere === undefined) describe("the conformance kit's checks that change the platform's configuration or advance its clock, on a server of their own", () => {
   const own = ownServer();
   const checks = allChecks().filter(isPlatformWide);
   let report: RunReport | undefined;
