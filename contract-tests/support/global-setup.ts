@@ -44,7 +44,7 @@ export default async function setup(project: TestProject) {
   const target = (process.env.CONTRACT_TARGET ?? 'pglite') as Target;
   if (!['pglite', 'postgres', 'prism', 'proxy'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
   resetObservedStatuses(target);
-  if (target === 'proxy') resetProxyTally();
+  resetProxyTally();
   // Compiled while the target starts; the test files then restore them instead of compiling.
   const validators = prepareValidators(everySchemaPointer());
   const cleanups: (() => Promise<unknown> | void)[] = [];
