@@ -17,6 +17,9 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/** In the output of a command whose program is not on PATH. */
+export const NOT_INSTALLED = 'not installed (npm run setup:machine)';
+
 export function run(command: string, args: string[], options: RunOptions): Promise<Ran> {
   const started = performance.now();
   const line = [command, ...args].join(' ');
@@ -36,7 +39,7 @@ export function run(command: string, args: string[], options: RunOptions): Promi
       const seconds = (performance.now() - started) / 1000;
       done({ ok, output: Buffer.concat(chunks).toString('utf8') + extra, seconds, line });
     };
-    child.on('error', (error: NodeJS.ErrnoException) => finish(false, `\n${command}: ${error.code === 'ENOENT' ? 'not installed (npm run setup:machine)' : error.message}\n`));
+    child.on('error', (error: NodeJS.ErrnoException) => finish(false, `\n${command}: ${error.code === 'ENOENT' ? NOT_INSTALLED : error.message}\n`));
     child.on('close', (code) => finish(code === 0 && !timedOut, timedOut ? `\n${line}: killed after ${(options.timeoutMs ?? 0) / 1000} s\n` : ''));
   });
 }

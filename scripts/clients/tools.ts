@@ -75,3 +75,42 @@ export const pythonEnv = (pythonPath: string): NodeJS.ProcessEnv => ({
 
 /** Go as configured, in module mode, outside any workspace; modules are checked against the committed go.sum. */
 export const goEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GOWORK: 'off', GO111MODULE: 'on' });
+
+/**
+ * The Java flow's dependencies and Maven plugins (clients/java-openapi-generator/pom.xml) into the
+ * local Maven repository, which the compile then only reads. What go-offline cannot see (plugins'
+ * own run-time picks, such as Surefire's JUnit provider) is still fetched by the first build.
+ */
+export async function prefetchMaven(): Promise<Prepared> {
+  const what = 'the Java flow’s dependencies and plugins (Maven Central)';
+  const ran = await run('mvn', ['-B', '-q', '-f', join(CLIENTS, 'java-openapi-generator', 'pom.xml'), `${DEPENDENCY_PLUGIN}:go-offline`], { cwd: SCRATCH });
+  return { what, ran, reused: false };
+}
+
+/**
+ * The modules the Go flows require (clients/go-*\/go.mod, checked against their go.sum) into Go's
+ * module cache. Each go.mod replaces the generated client with a folder the check writes later, so
+ * a copy of it without those (its requires of example.com/…) is downloaded from instead; the
+ * generated clients' own requires are fetched by their first build.
+ */
+export async function prefetchGoModules(): Promise<Prepared> {
+  const what = 'the Go flows’ modules (Go module proxy)';
+  const started = performance.now();
+  const outputs: string[] = [];
+  for (const flow of ['go-oapi-codegen', 'go-openapi-generator']) {
+    const dir = join(SCRATCH, 'go-prefetch', flow);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const mod = readFileSync(join(CLIENTS, flow, 'go.mod'), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(replace\s|require\s+)?example\.com\//.test(line) && !/^replace /.test(line))
+      .join('\n');
+    writeFileSync(join(dir, 'go.mod'), mod);
+    writeFileSync(join(dir, 'go.sum'), readFileSync(join(CLIENTS, flow, 'go.sum')));
+    const ran = await run('go', ['mod', 'download'], { cwd: dir, env: goEnv() });
+    outputs.push(ran.output);
+    if (!ran.ok) return { what, ran: { ...ran, output: outputs.join('') }, reused: false };
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { what, ran: { ok: true, output: outputs.join(''), seconds, line: 'go mod download' }, reused: false };
+}
