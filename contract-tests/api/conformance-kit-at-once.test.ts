@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../kit/checks/index.ts';
 import { describeFailure } from '../kit/report.ts';
 import { runConformance, select, type RunReport } from '../kit/runner.ts';
-import { isMock, isProxy } from '../support/api.ts';
+import { isMock } from '../support/api.ts';
 import { ownServer } from '../support/own-server.ts';
 
 type Credentials = { clientId: string; clientSecret: string };
@@ -26,7 +26,7 @@ function signal(): { promise: Promise<void>; done: () => void } {
 const failures = (report: RunReport) => report.results.filter((r) => r.outcome === 'failed').map(describeFailure);
 const outcomes = (report: RunReport, tag: string) => report.results.filter((r) => r.check.tags.includes(tag)).map((r) => [r.check.id, r.outcome, r.reason]);
 
-describe.skipIf(isMock || isProxy)('two runs of the conformance kit at once on one platform', () => {
+describe.skipIf(isMock)('two runs of the conformance kit at once on one platform', () => {
   const own = ownServer();
   let other: Credentials;
   beforeAll(async () => {

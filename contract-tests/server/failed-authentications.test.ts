@@ -11,7 +11,7 @@ import { advanceClock, jsonHeaders, newCredentials } from '../support/server-pro
 
 const SECOND = 1_000;
 
-describe.skipIf(target === 'prism' || target === 'proxy')('failed authentications, per clientId and address', () => {
+describe.skipIf(target === 'prism')('failed authentications, per clientId and address', () => {
   const admin = newCredentials();
   let server: TestServer;
   beforeAll(async () => {

@@ -17,7 +17,7 @@ import { advanceClock } from '../support/server-process.ts';
 const root = resolve(import.meta.dirname, '..', '..');
 const MINUTE = 60_000;
 
-describe.skipIf(target === 'prism' || target === 'proxy')('guessing invitation codes', () => {
+describe.skipIf(target === 'prism')('guessing invitation codes', () => {
   const own = ownServer({ onTargetDatabase: true });
   const byCode = (code: string, action: 'read' | 'claim' | 'cancel', auth = basicAuth(own.token)) =>
     fetch(`${own.server.baseUrl}/invitations/${code}${action === 'read' ? '' : `/${action}`}`, {

@@ -24,7 +24,7 @@ const usdAccount = (suffix: string) => ({
   beneficiary: { beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Jane Doe' },
 });
 
-describe.skipIf(target === 'prism' || target === 'proxy')('totalCount', () => {
+describe.skipIf(target === 'prism')('totalCount', () => {
   const own = ownServer({ onTargetDatabase: true });
   // The checked client, with the path as a string: these tests walk many lists the same way.
   const get = (path: string, query: Query) =>

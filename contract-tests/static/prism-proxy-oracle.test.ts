@@ -1,7 +1,7 @@
-// The Prism proxy oracle of the proxy target, tested against a server that is wrong on purpose:
+// The Prism proxy oracle of the contract suite's PGlite run, tested against a server that is wrong on purpose:
 // `prism proxy --errors` in front of a tiny HTTP server whose GET /config answers a body that
 // violates the contract (or a correct one), read by the same code checkResponse and the suite's
-// fetch use (prismVerdict, proxyFetch). If this passes, a violation on the proxy target cannot go
+// fetch use (prismVerdict, proxyFetch). If this passes, a violation in the PGlite run cannot go
 // unnoticed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -26,8 +26,11 @@ export const credentials = { clientId: inject('clientId'), clientSecret: inject(
 export const controlsOrigin = (base: string): string => (base === baseUrl ? inject('origin') : new URL(base).origin);
 /** The Prism mock keeps no state: tests that need it run only against the real server. */
 export const isMock = target === 'prism';
-/** The real server behind `prism proxy --errors`: every request and answer of the suite is checked by Prism too. */
-export const isProxy = target === 'proxy';
+/**
+ * On PGlite, the suite's server is behind `prism proxy --errors`: every request and answer of the
+ * suite's client is checked by Prism too. Servers of a test's own have no proxy in front.
+ */
+export const isProxy = target === 'pglite';
 /** fetch for the target: through the proxy (see proxy-fetch.ts), or plain. */
 const send: typeof fetch = isProxy ? proxyFetch(baseUrl, serverBaseUrl) : fetch;
 

@@ -1,7 +1,7 @@
 // After a contract run, prints how many tests were skipped as server-only (itServer /
 // describeServer / itPostgres) against the target, so a run on the mock says what it did not
 // check, and, on a real server, which documented statuses of implemented operations no test
-// produced; behind the Prism proxy, what Prism checked and found.
+// produced; on PGlite, behind the Prism proxy, what Prism checked and found.
 import type { Reporter, TestModule } from 'vitest/node';
 import { statusCoverage } from './observed-statuses.ts';
 import { proxySummary } from './proxy-tally.ts';
@@ -22,9 +22,7 @@ export default class ServerOnlyReporter implements Reporter {
       const why =
         target === 'prism'
           ? 'they need state the mock cannot keep (server-only)'
-          : target === 'proxy'
-            ? 'they need another target (PostgreSQL concurrency, or the pglite run: servers of their own, which no proxy stands in front of)'
-            : 'they need another target (PostgreSQL concurrency or the embedded database)';
+          : 'they need another target (PostgreSQL concurrency or the embedded database)';
       console.log(`contract suite on ${target}: ${ran} tests ran, ${skipped} skipped because ${why}`);
       if (target !== 'prism') {
         const coverage = statusCoverage(target);
@@ -36,7 +34,7 @@ export default class ServerOnlyReporter implements Reporter {
         if (others.length > 0) console.log(`  never produced: ${others.length <= 20 ? others.join(', ') : `${others.length} pairs (run the whole suite to see them)`}`);
         if (serverErrors.length > 0) console.log(`  and ${serverErrors.length} documented 5xx statuses, which need an injected fault`);
       }
-      if (target === 'proxy') for (const line of proxySummary()) console.log(line);
+      if (target === 'pglite') for (const line of proxySummary()) console.log(line);
     }
   }
 }

@@ -1,10 +1,11 @@
 // Starts the contract suite's target once per run, on a free high port, and stops it afterwards:
-//   CONTRACT_TARGET=pglite    the real server on an in-memory PGlite database (default)
+//   CONTRACT_TARGET=pglite    the real server on an in-memory PGlite database (default), behind
+//                             `prism proxy --errors`, which checks every request and answer against
+//                             generated/openapi.yaml as well (support/proxy-fetch.ts)
 //   CONTRACT_TARGET=postgres  the real server on a fresh database of the PostgreSQL at
-//                             CONTRACT_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+//                             CONTRACT_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+//                             with no proxy between: its tests of concurrency meet at the server
 //   CONTRACT_TARGET=prism     a Prism mock of generated/openapi.yaml
-//   CONTRACT_TARGET=proxy     the real server on PGlite behind `prism proxy --errors`, which checks
-//                             every request and answer against generated/openapi.yaml as well
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { resetObservedStatuses } from './observed-statuses.ts';
@@ -16,7 +17,7 @@ import { prepareValidators } from './schema-validator.ts';
 import { startServer } from './server-process.ts';
 import { operations, spec } from './spec.ts';
 
-export type Target = 'pglite' | 'postgres' | 'prism' | 'proxy';
+export type Target = 'pglite' | 'postgres' | 'prism';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -42,7 +43,7 @@ const MASTER_KEY = randomBytes(32).toString('base64');
 
 export default async function setup(project: TestProject) {
   const target = (process.env.CONTRACT_TARGET ?? 'pglite') as Target;
-  if (!['pglite', 'postgres', 'prism', 'proxy'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
+  if (!['pglite', 'postgres', 'prism'].includes(target)) throw new Error(`unknown CONTRACT_TARGET ${target}`);
   resetObservedStatuses(target);
   resetProxyTally();
   // Compiled while the target starts; the test files then restore them instead of compiling.
@@ -69,7 +70,7 @@ export default async function setup(project: TestProject) {
       cleanups.unshift(() => server.stop());
       baseUrl = serverBaseUrl = server.baseUrl;
       origin = server.origin;
-      if (target === 'proxy') {
+      if (target === 'pglite') {
         // Prism matches the spec's paths without the servers' /2025-10-13 prefix and forwards them
         // to the upstream URL joined with the request's path: /customers → <server>/2025-10-13/customers.
         const prism = await startPrism(['proxy', 'generated/openapi.yaml', server.baseUrl, '--errors']);

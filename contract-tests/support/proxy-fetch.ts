@@ -1,4 +1,4 @@
-// fetch for the proxy target: a request to the proxy's base URL goes through `prism proxy --errors`
+// fetch for the PGlite target (its server is behind the Prism proxy): a request to the proxy's base URL goes through `prism proxy --errors`
 // (which checks the request and the server's answer); when Prism refuses the request as invalid,
 // the same request is sent straight to the server, so the test still asserts the server's own
 // answer, and the server must refuse it too: a request Prism calls invalid and the server accepts
