@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, type Ran } from './command.ts';
 import { README, README_COMMAND, readmeOapiCodegenConfig } from './readme-config.ts';
+import { JVM_FLAGS, mavenEnv } from '../jvm-flags.ts';
 import { CLIENTS, GENERATOR_JAR, goEnv, OPENAPI_GENERATOR_VERSION, OPENAPI_PYTHON_CLIENT_VERSION, pythonEnv, ROOT, SCRATCH, SPEC, venvBin } from './tools.ts';
 
 export interface Sandbox {
@@ -80,7 +81,7 @@ const sandboxEnv = (sandbox: Sandbox) => ({
 function openapiGenerator(name: string, generator: string, options: string[]): () => Promise<Ran> {
   return async () => {
     rmSync(out(name), { recursive: true, force: true });
-    return run('java', ['-jar', GENERATOR_JAR, 'generate', '-g', generator, '-i', SPEC, '-o', out(name), ...options], { cwd: ROOT });
+    return run('java', [...JVM_FLAGS, '-jar', GENERATOR_JAR, 'generate', '-g', generator, '-i', SPEC, '-o', out(name), ...options], { cwd: ROOT });
   };
 }
 
@@ -164,7 +165,7 @@ function goCompile(name: string, generatedPackage: string): Step {
 
 /** Maven on clients/<name>/pom.xml, which compiles the generated sources with the flow's tests. */
 const maven = (name: string, goals: string[], env: NodeJS.ProcessEnv = {}) =>
-  run('mvn', ['-B', '-f', join(flowDir(name), 'pom.xml'), `-Dgenerated.sources=${join(out(name), 'src', 'main', 'java')}`, ...goals], { cwd: flowDir(name), env: { ...process.env, ...env } });
+  run('mvn', ['-B', '-f', join(flowDir(name), 'pom.xml'), `-Dgenerated.sources=${join(out(name), 'src', 'main', 'java')}`, `-DargLine=${JVM_FLAGS.join(' ')}`, ...goals], { cwd: flowDir(name), env: mavenEnv({ ...process.env, ...env }) });
 
 function junit(name: string): ClientCheck['flow'] {
   return {

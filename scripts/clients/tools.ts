@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { mavenEnv } from '../jvm-flags.ts';
 import { run, type Ran } from './command.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -42,7 +43,7 @@ export async function prepareGeneratorJar(): Promise<Prepared> {
   const ran = await run(
     'mvn',
     ['-B', '-q', `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=org.openapitools:openapi-generator-cli:${OPENAPI_GENERATOR_VERSION}`, `-DoutputDirectory=${join(SCRATCH, 'tools')}`],
-    { cwd: SCRATCH },
+    { cwd: SCRATCH, env: mavenEnv() },
   );
   return { what, ran, reused: false };
 }
@@ -83,7 +84,7 @@ export const goEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GOWORK: 'off', 
  */
 export async function prefetchMaven(): Promise<Prepared> {
   const what = 'the Java flow’s dependencies and plugins (Maven Central)';
-  const ran = await run('mvn', ['-B', '-q', '-f', join(CLIENTS, 'java-openapi-generator', 'pom.xml'), `${DEPENDENCY_PLUGIN}:go-offline`], { cwd: SCRATCH });
+  const ran = await run('mvn', ['-B', '-q', '-f', join(CLIENTS, 'java-openapi-generator', 'pom.xml'), `${DEPENDENCY_PLUGIN}:go-offline`], { cwd: SCRATCH, env: mavenEnv() });
   return { what, ran, reused: false };
 }
 
