@@ -9,10 +9,10 @@
 // runs those instead, to replay a failure or widen a run).
 // Then the race the bank test found (an approval against a payment in flight), pinned down alone,
 // and the checker's teeth: the same run on a deliberately broken ledger fails it.
-import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call, postgresAdminUrl, startCluster } from '../support/cluster.ts';
+import { commitSeed } from '../support/commit-seed.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import type { ServerProcess } from '../support/server-process.ts';
 import type { Invariant } from './bank-journal.ts';
@@ -21,16 +21,6 @@ import { bankOptions, bankSummary as summary, runBank } from './bank-run.ts';
 const FIXED_SEED = 20251013;
 const SEEDS = process.env.BANK_SEEDS?.split(',').map(Number) ?? [FIXED_SEED, commitSeed()];
 if (!SEEDS.every(Number.isSafeInteger)) throw new Error(`BANK_SEEDS must be integers separated by commas, got ${process.env.BANK_SEEDS}`);
-
-/** A seed from the checked-out commit (its first 7 hex digits); 1 outside a git checkout. */
-function commitSeed(): number {
-  try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return Number.parseInt(head.slice(0, 7), 16) || 1;
-  } catch {
-    return 1;
-  }
-}
 
 const options = bankOptions;
 
