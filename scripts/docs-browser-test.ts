@@ -247,15 +247,18 @@ async function openOperation(page: Page, op: Operation): Promise<string | undefi
   if ((await item.count()) === 0) {
     const tag = menuItem(page, op.tag);
     if ((await tag.count()) === 0) return undefined;
-    // A tag's click toggles it: on a loaded machine its items can still be rendering when the
-    // count above is taken, and the click then closes the group (seen once in .ci/run: a sampled
-    // operation "not in the menu"). A second click opens it again.
-    let shown = false;
-    for (let click = 0; click < 2 && !shown; click++) {
-      await tag.click();
-      shown = await item.waitFor({ timeout: waitMs(5_000) }).then(() => true, () => false);
+    // A tag's click toggles its group, and the page also opens and closes groups itself as the
+    // reader moves through it: a click is sent only while the group is seen closed (its items'
+    // container hidden), never on the strength of an item not rendered yet (a click on a group
+    // still opening closes it: an operation "not in the menu", twice in .ci/run on a busy machine).
+    const group = page.locator('[data-component-name="Menu/MenuItem"]').filter({ has: page.locator(`:scope > a [data-text="${cssString(op.tag)}"]`) }).first();
+    const closed = group.locator(':scope > div[style*="display:none"], :scope > div[style*="display: none"]');
+    const deadline = Date.now() + waitMs(10_000);
+    while (!(await item.isVisible())) {
+      if (Date.now() > deadline) return undefined;
+      if ((await closed.count()) > 0) await tag.click();
+      await item.waitFor({ timeout: 1_000 }).catch(() => undefined);
     }
-    if (!shown) return undefined;
   }
   await item.click();
   const section = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`).first();
