@@ -28,6 +28,19 @@ export interface BankRunOptions {
   cluster?: ClusterOptions;
 }
 
+/** The seed every run keeps (bank.test.ts, two processes on one database). */
+export const FIXED_BANK_SEED = 20251013;
+
+/**
+ * The seeds a file runs: `BANK_SEEDS` (integers separated by commas) when set, to replay a failure
+ * or widen a run, else `seed`.
+ */
+export function bankSeeds(seed: number): number[] {
+  const seeds = process.env.BANK_SEEDS?.split(',').map(Number) ?? [seed];
+  if (!seeds.every(Number.isSafeInteger)) throw new Error(`BANK_SEEDS must be integers separated by commas, got ${process.env.BANK_SEEDS}`);
+  return seeds;
+}
+
 /** The bank of bank.test.ts: 40 workers among 10 customers, most on 3 hot ones. */
 export const bankOptions = (seed: number, operations: number): BankRunOptions => ({
   seed,

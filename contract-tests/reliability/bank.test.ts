@@ -4,23 +4,21 @@
 // funding, quotes to external accounts settled by a job, agent actions the platform approves),
 // most on 3 hot customers, some for more than the balance; some POSTs sent twice with their key.
 // A reader checks every snapshot while they run; the checker (bank-checker.ts) checks the end.
-// Two seeds a run: 20251013, which every run keeps, and one the commit under test chooses, so each
-// commit plans other operations than the last (the seed is in the test's name; BANK_SEEDS=1,77
-// runs those instead, to replay a failure or widen a run).
+// The seed here is 20251013, which every run keeps; the seed the commit under test chooses, so
+// that each commit plans other operations than the last, is run through PgBouncer on three
+// processes (pooler.test.ts). The seed is in the test's name; BANK_SEEDS=1,77 runs those instead,
+// here and there, to replay a failure or widen a run.
 // Then the race the bank test found (an approval against a payment in flight), pinned down alone,
 // and the checker's teeth: the same run on a deliberately broken ledger fails it.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call, postgresAdminUrl, startCluster } from '../support/cluster.ts';
-import { commitSeed } from '../support/commit-seed.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import type { ServerProcess } from '../support/server-process.ts';
 import type { Invariant } from './bank-journal.ts';
-import { bankOptions, bankSummary as summary, runBank } from './bank-run.ts';
+import { bankOptions, bankSeeds, bankSummary as summary, FIXED_BANK_SEED, runBank } from './bank-run.ts';
 
-const FIXED_SEED = 20251013;
-const SEEDS = process.env.BANK_SEEDS?.split(',').map(Number) ?? [FIXED_SEED, commitSeed()];
-if (!SEEDS.every(Number.isSafeInteger)) throw new Error(`BANK_SEEDS must be integers separated by commas, got ${process.env.BANK_SEEDS}`);
+const SEEDS = bankSeeds(FIXED_BANK_SEED);
 
 const options = bankOptions;
 
@@ -96,7 +94,7 @@ describe('the bank test: two processes, one PostgreSQL database, 40 workers', ()
   });
 
   it('a ledger that reads a balance and then overwrites it (PAYMENTS_TEST_FAULT=lost-update) fails the same checker', async () => {
-    const result = await runBank({ ...options(FIXED_SEED, 600), env: { PAYMENTS_TEST_FAULT: 'lost-update' } });
+    const result = await runBank({ ...options(FIXED_BANK_SEED, 600), env: { PAYMENTS_TEST_FAULT: 'lost-update' } });
     console.log(summary(result));
     const broken = new Set<Invariant>(result.violations.map((v) => v.invariant));
     const counts = Object.fromEntries([...broken].map((i) => [i, result.violations.filter((v) => v.invariant === i).length]));
