@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './support/sequencer.ts';
 import { TEST_PROCESS_FLAGS } from './support/test-process-flags.ts';
 
-const RELIABILITY_LOAD = ['bank', 'pooler', 'idempotency-races', 'crash-recovery'].map((name) => `contract-tests/reliability/${name}.test.ts`);
+const RELIABILITY_LOAD = ['bank', 'pooler', 'idempotency-races', 'crash-recovery', 'security-limits'].map((name) => `contract-tests/reliability/${name}.test.ts`);
 
 // Lives in contract-tests/ (the top level holds only what the package layout names); paths are
 // relative to the repository root.
@@ -74,7 +74,7 @@ export default defineConfig({
       },
       {
         // The load tests (the bank test, the idempotency races, kill -9 under load, the same through
-        // PgBouncer): they measure no time, only what the load leaves behind, and each holds the
+        // PgBouncer, the security limits under concurrent attempts): they measure no time, only what the load leaves behind, and each holds the
         // CPU only part of its time (a run settling, servers starting, a cluster being built): two
         // files side by side, each on a database and servers of its own. More load at once only
         // makes more requests meet.
