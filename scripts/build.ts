@@ -26,9 +26,9 @@ const rel = (p: string) => relative(root, p);
 if (!values['skip-lint']) run('redocly', ['lint', 'spec/openapi.yaml']);
 
 mkdirSync(out, { recursive: true });
-run('redocly', ['bundle', 'spec/openapi.yaml', '-o', rel(join(out, 'openapi.yaml'))]);
 run('redocly', ['bundle', 'spec/openapi.yaml', '--ext', 'json', '-o', rel(join(out, 'openapi.json'))]);
-// Every operation's code samples (scripts/code-samples.ts), made from its example request, in both copies.
+// Every operation's code samples (scripts/code-samples.ts), made from its example request, in the
+// JSON bundle and in its YAML copy, written from it.
 const sampled = withCodeSamples(JSON.parse(readFileSync(join(out, 'openapi.json'), 'utf8')) as Bundle);
 writeFileSync(join(out, 'openapi.json'), `${JSON.stringify(sampled, null, 2)}\n`);
 writeFileSync(join(out, 'openapi.yaml'), stringify(sampled, { lineWidth: 0 }));
