@@ -57,6 +57,9 @@ export const transferBody = (holder: Holder, direction: 'in' | 'out', suffix: st
     ? { source: { accountId: holder.external[suffix] }, destination: { accountId: holder.internal }, amount }
     : { source: { accountId: holder.internal }, destination: { accountId: holder.external[suffix] }, amount };
 
+/** `secret` with its character at `index` replaced (a wrong secret sharing all the others). */
+export const mutate = (secret: string, index: number): string => `${secret.slice(0, index)}${secret[index] === 'A' ? 'B' : 'A'}${secret.slice(index + 1)}`;
+
 /** A reply that is no reply at all: the connection failed (a killed process) or the request timed out. */
 export const NO_REPLY = 0;
 

@@ -11,7 +11,7 @@ import { otpProof, walletCalls } from '../support/wallets.ts';
 import { call, postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { ok, tryCall } from './faults-helpers.ts';
+import { mutate, ok, tryCall } from './faults-helpers.ts';
 import { withDatabase } from '../support/postgres-database.ts';
 import { statusCounts } from './faults-load.ts';
 import { createEverySecret } from './faults-secrets.ts';
@@ -21,9 +21,6 @@ const cleanups = cleanupsAfterFile();
 
 const cluster = (count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count, env);
 const MAX_FAILURES = AUTHENTICATION_LIMIT.max;
-
-/** `secret` with its character at `index` replaced. */
-const mutate = (secret: string, index: number): string => `${secret.slice(0, index)}${secret[index] === 'A' ? 'B' : 'A'}${secret.slice(index + 1)}`;
 
 describe('security limits', () => {
   it('a dump of the database holds none of the secrets and identity numbers the service handed out', async () => {

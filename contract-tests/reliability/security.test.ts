@@ -7,15 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { hashSecret, newClientSecret, secretMatches } from '../../server/tokens/token-secrets.ts';
 import { postgresAdminUrl, startClusterFor, type Cluster } from '../support/cluster.ts';
 import { advanceClock, newCredentials, type ServerProcess } from '../support/server-process.ts';
-import { median, ok, tryCall } from './faults-helpers.ts';
+import { median, mutate, ok, tryCall } from './faults-helpers.ts';
 import { cleanupsAfterFile } from '../support/file-cleanups.ts';
 
 const cleanups = cleanupsAfterFile();
 
 const cluster = (count: number, env: NodeJS.ProcessEnv = {}): Promise<Cluster> => startClusterFor(cleanups, postgresAdminUrl(), count, env);
-
-/** `secret` with its character at `index` replaced. */
-const mutate = (secret: string, index: number): string => `${secret.slice(0, index)}${secret[index] === 'A' ? 'B' : 'A'}${secret.slice(index + 1)}`;
 
 describe('security', () => {
   describe('a wrong secret takes the same time whatever it shares with the real one', () => {
