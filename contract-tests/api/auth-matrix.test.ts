@@ -13,7 +13,6 @@ import { notImplemented } from '../../server/context/handler-types.ts';
 import { runMatrix, type MatrixCase, type MatrixRequest } from '../auth-matrix/matrix.ts';
 import { IdPool } from '../fuzz/id-pool.ts';
 import { ALL_AGENT_PERMISSIONS, connectAgent, type ConnectedAgent } from '../support/agents.ts';
-// Straight to the server, past the PGlite run's proxy: the matrix asserts the server's own refusals.
 import { api, checkedCalls, credentials, isMock, itPostgres, itServer, serverBaseUrl as baseUrl, target } from '../support/api.ts';
 import { exampleRequest } from '../support/example-request.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';

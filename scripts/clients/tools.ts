@@ -104,7 +104,7 @@ export async function prefetchGoModules(): Promise<Prepared> {
     mkdirSync(dir, { recursive: true });
     const mod = readFileSync(join(CLIENTS, flow, 'go.mod'), 'utf8')
       .split('\n')
-      .filter((line) => !/^\s*(replace\s|require\s+)?example\.com\//.test(line) && !/^replace /.test(line))
+      .filter((line) => !/^\s*(require\s+)?example\.com\//.test(line) && !/^replace /.test(line))
       .join('\n');
     writeFileSync(join(dir, 'go.mod'), mod);
     writeFileSync(join(dir, 'go.sum'), readFileSync(join(CLIENTS, flow, 'go.sum')));
