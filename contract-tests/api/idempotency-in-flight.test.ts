@@ -247,13 +247,16 @@ describe('Idempotency-Key on every POST that creates something', () => {
   // PGlite has one connection: a duplicate waits for the first instead of overlapping it.
   for (const [operationId, build] of Object.entries(creating)) {
     itPostgres(`${operationId}: a duplicate while the first is still running is 409 IDEMPOTENCY_KEY_IN_USE`, async () => {
-      const [first] = await build();
+      const [first, , effects] = await build();
+      const before = await effects();
       const key = idempotencyKey();
       const send = (headers: Record<string, string> = {}) => {
         const body = first.body();
         return raw('POST', first.path, { base: inFlight.baseUrl, headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), 'Idempotency-Key': key, ...headers }, ...(body === undefined ? {} : { body }) });
       };
       await expectInFlightConflict(send, key);
+      // The first request's one effect: neither the 409 nor the replay added one.
+      expect(await effects()).toBe(before + 1);
     });
   }
 });

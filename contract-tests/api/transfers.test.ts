@@ -7,7 +7,7 @@
 // ../server/transfer-outcomes.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
-import { api, expectInvalidRequest, idempotencyKey, isMock, itPostgres, itServer, raw } from '../support/api.ts';
+import { api, expectInvalidRequest, idempotencyKey, isMock, itServer, raw } from '../support/api.ts';
 import { externalAccountInfo } from '../support/external-account-info.ts';
 import {
   balanceOf,
@@ -429,29 +429,4 @@ describe('createTransferIn', () => {
     expect(await balanceOf(platformUsd.id)).toBe(before + 3_333);
     expect((await transfersWith(platformExternal.id)).data).toEqual([tx]);
   });
-});
-
-// PGlite has one connection, so there a duplicate waits for the first request instead of overlapping it.
-describe('Idempotency-Key while the first request runs', () => {
-  for (const path of ['/transfer-in', '/transfer-out'] as const) {
-    itPostgres(`${path}: a duplicate that arrives while the first is running gets 409, then the stored result`, async () => {
-      const { internal, external } = await customerWithExternalAccount('000', { funding: 10_000 });
-      const body =
-        path === '/transfer-in'
-          ? { source: { accountId: external.id }, destination: { accountId: internal.id }, amount: 700 }
-          : { source: { accountId: internal.id }, destination: { accountId: external.id }, amount: 700 };
-      const key = idempotencyKey();
-      const send = (headers: Record<string, string> = {}) => api.POST(path, { params: { header: { 'Idempotency-Key': key } }, body: body as never, headers });
-      const slow = send({ 'x-test-delay-ms': '1500' });
-      await new Promise((r) => setTimeout(r, 300));
-      const duplicate = await send();
-      expect(duplicate.response.status).toBe(409);
-      expect(duplicate.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-      const first = created(await slow);
-      const replay = await send();
-      expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
-      expect(replay.data).toEqual(first);
-      expect(await balanceOf(internal.id)).toBe(path === '/transfer-in' ? 10_700 : 9_300);
-    });
-  }
 });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { target } from '../support/api.ts';
 import { call, startCluster, type Cluster } from '../support/cluster.ts';
 import { adminUrlOf } from '../support/postgres-database.ts';
+import { keyHeld } from '../support/in-flight.ts';
 import { advanceClock, type ServerProcess } from '../support/server-process.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -197,7 +198,7 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
         call(server, cl.token, 'POST', `/sandbox/internal-accounts/${account}/fund`, { amount: 700 }, { 'Idempotency-Key': key, ...extra });
 
       const slow = fund(a, 'in-flight', { 'x-test-delay-ms': '2000' });
-      await new Promise((r) => setTimeout(r, 500));
+      await keyHeld('in-flight', cl.databaseUrl);
       const duplicate = await fund(b, 'in-flight');
       expect(duplicate.status).toBe(409);
       expect(duplicate.body?.code).toBe('IDEMPOTENCY_KEY_IN_USE');

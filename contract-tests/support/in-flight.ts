@@ -31,7 +31,8 @@ export function inFlightServer(): { baseUrl: string } {
 /**
  * `send` sends the same keyed request (Idempotency-Key `key`) each time, with extra headers. The
  * duplicate goes once the first holds the key, not after a fixed pause: on a busy machine the
- * first took longer than the pause to get there, and the duplicate overtook it.
+ * first took longer than the pause to get there, and the duplicate overtook it. Once the first
+ * has answered, the key replays its answer byte for byte: the 409 left nothing behind.
  */
 export async function expectInFlightConflict(send: (headers?: Record<string, string>) => Promise<Response>, key: string): Promise<void> {
   const slow = send({ 'x-test-delay-ms': '1500' });
@@ -39,18 +40,24 @@ export async function expectInFlightConflict(send: (headers?: Record<string, str
   const duplicate = await send();
   expect(duplicate.status).toBe(409);
   expect(await errorOf(duplicate)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-  expect((await slow).status).toBeLessThan(300);
+  const first = await slow;
+  expect(first.status).toBeLessThan(300);
+  const replay = await send();
+  expect(replay.status).toBe(first.status);
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  expect(await replay.text()).toBe(await first.text());
 }
 
 const operationIds = operations.map((o) => o.operation.operationId);
 
 /**
- * Waits until a transaction on the target's database holds the advisory lock the server takes for
- * an Idempotency-Key (server/idempotency/idempotency.repository.ts names it after the credential,
- * the operation and the key), whichever credential and operation it was sent with.
+ * Waits until a transaction on `databaseUrl` (the target's database unless given) holds the
+ * advisory lock the server takes for an Idempotency-Key (server/idempotency/idempotency.repository.ts
+ * names it after the credential, the operation and the key), whichever credential and operation
+ * it was sent with.
  */
-async function keyHeld(key: string, timeoutMs = 15_000): Promise<void> {
-  const db = new pg.Client({ connectionString: inject('databaseUrl') });
+export async function keyHeld(key: string, databaseUrl: string = inject('databaseUrl'), timeoutMs = 15_000): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const deadline = Date.now() + timeoutMs;
