@@ -30,12 +30,15 @@ export default defineConfig({
           name: 'contract',
           include: ['contract-tests/api/**/*.test.ts', 'contract-tests/server/**/*.test.ts'],
           globalSetup: ['contract-tests/support/global-setup.ts'],
-          // Most of a file's time is spent waiting for the server (outcomes due seconds later,
-          // servers of its own starting), not on the CPU: files run side by side, well beyond
-          // the core count. On PostgreSQL, 4: files with server processes of their own (each a
-          // pool of up to 10 connections and a listening session) would otherwise exceed a
-          // default PostgreSQL's 100 connections ("sorry, too many clients already").
-          maxWorkers: process.env.CONTRACT_TARGET === 'postgres' ? 4 : 8,
+          // Files run side by side, beyond the core count, as part of a file's time is spent
+          // waiting (servers of its own starting, the server's answers), but no further: each
+          // worker loads and optimizes the same modules (the client, the validator, an in-process
+          // server and PGlite) on its own, and outcomes due later come from the sandbox clock, not
+          // waits. Measured on 2 cores (bench/README.md), 4 workers take less time and CPU than 8 on
+          // PGlite, and than 3 or 2 on PostgreSQL, where more would also exceed a default
+          // PostgreSQL's 100 connections (each server process holds a pool of up to 10 and a
+          // listening session; "sorry, too many clients already").
+          maxWorkers: 4,
           // A worker keeps the modules it has loaded (the client, the validator and its compiled
           // schemas, the spec) from one file to the next instead of loading them again for each:
           // no contract test changes module state (no mocks, no stubbed globals).
