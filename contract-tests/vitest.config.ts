@@ -23,8 +23,7 @@ export default defineConfig({
           maxWorkers: 2,
           // A worker keeps its modules from one file to the next (as the contract project's do)
           // instead of a process per file: no static test stubs a module or leaves a global
-          // changed (pglite-template.test.ts puts TMPDIR back). Alternating runs on 2 cores: 102
-          // and 101 CPU-s against 126 and 108 with a process per file.
+          // changed (pglite-template.test.ts puts TMPDIR back). Measured in bench/README.md.
           isolate: false,
           testTimeout: 60_000,
           typecheck: { enabled: true, include: ['contract-tests/static/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
