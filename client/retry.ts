@@ -42,6 +42,9 @@ export const defaultSleep: Sleep = (ms, signal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
+/** Does nothing: a call of it keeps its argument alive until then. */
+function held(_value: unknown): void {}
+
 /** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;
@@ -63,13 +66,21 @@ export function resilientFetch(send: Fetch, options: RetryOptions & { timeoutMs?
     const request = new Request(input, { signal });
     const retries = isRepeatable(request) ? maxRetries : 0;
     for (let retry = 0; ; retry++) {
+      // An attempt other than the last is a copy given the call's signal itself: a clone's signal
+      // stops following the original's once garbage is collected (undici holds the link weakly),
+      // and the call then ignored its timeout.
+      const attempt = retries > retry ? new Request(request.clone(), { signal }) : request;
       let response: Response;
       try {
-        response = await send(retries > retry ? request.clone() : request);
+        response = await send(attempt);
       } catch (error) {
         if (signal.aborted || retry >= retries) throw error;
         await sleep(backoff(retry), signal);
         continue;
+      } finally {
+        // Read here so the attempt lives until it is answered: a Request follows the signal it
+        // was given only while it lives, and fetch keeps only its own copy.
+        held(attempt);
       }
       if (retry >= retries || !RETRIED_STATUSES.has(response.status)) return response;
       const delay = retryAfterMs(response.headers.get('Retry-After')) ?? backoff(retry);

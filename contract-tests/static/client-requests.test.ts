@@ -1,8 +1,12 @@
 // The client's request behaviour against an injected fetch: automatic Idempotency-Keys where the
 // spec documents them, retries of what is safe to repeat, the per-call timeout, credentials.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createAgentClient, createPaymentsClient, idempotencyKeyOperations, retryAfterMs, type RetryOptions } from '../../client/index.ts';
 
+const run = promisify(execFile);
 const baseUrl = 'http://127.0.0.1:9/2025-10-13';
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -170,9 +174,15 @@ describe('retries', () => {
 });
 
 describe('timeout', () => {
-  /** A fetch that answers only when its request is aborted (with the abort's reason). */
+  /**
+   * A fetch that answers only when its request is aborted (with the abort's reason). It holds the
+   * requests it was given, as a real fetch's socket does: otherwise a call waiting on it is garbage
+   * as a whole, and a collection during the call leaves it without an outcome.
+   */
+  const pending: Request[] = [];
   const hanging = async (request: Request) =>
     new Promise<Response>((_, reject) => {
+      pending.push(request);
       if (request.signal.aborted) reject(request.signal.reason as Error);
       request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true });
     });
@@ -184,6 +194,13 @@ describe('timeout', () => {
     await expect(api.GET('/customers')).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(calls).toBe(1);
+  });
+
+  it('holds when garbage is collected during the call (the packaged client, real fetch, a server that never answers)', async () => {
+    // A collection once cut the link between the call's signal and a retried attempt's copy
+    // (undici holds it weakly): every call that may be retried then waited for ever.
+    const { stdout } = await run(process.execPath, ['--expose-gc', join(import.meta.dirname, 'fixtures', 'client', 'timeout-under-gc.ts')], { timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({ 'a GET': 'TimeoutError', 'a keyed POST': 'TimeoutError', 'an unkeyed PATCH': 'TimeoutError' });
   });
 
   it('bounds the waits between retries too', async () => {
