@@ -21,10 +21,8 @@ export default defineConfig({
           // machine. Files share nothing (scratch folders of their own, port 0) and several wait on
           // processes they start (redocly, tsc, npm): two side by side use both cores.
           maxWorkers: 2,
-          // A worker keeps its modules from one file to the next (as the contract project's do)
-          // instead of a process per file: no static test stubs a module or leaves a global
-          // changed (pglite-template.test.ts puts TMPDIR back). Measured in bench/README.md.
-          isolate: false,
+          // A process per file: with workers kept from one file to the next, a test's call was
+          // once collected whole mid-call and hung (bench/README.md).
           testTimeout: 60_000,
           typecheck: { enabled: true, include: ['contract-tests/static/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
