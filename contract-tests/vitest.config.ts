@@ -21,8 +21,9 @@ export default defineConfig({
           // machine. Files share nothing (scratch folders of their own, port 0) and several wait on
           // processes they start (redocly, tsc, npm): two side by side use both cores.
           maxWorkers: 2,
-          // A process per file: with workers kept from one file to the next, a test's call was
-          // once collected whole mid-call and hung (bench/README.md).
+          // A process per file: some files need modules as they were before another file used
+          // them (parameter-parsing-memo.test.ts: the validator before the app patches it;
+          // bench/README.md).
           testTimeout: 60_000,
           typecheck: { enabled: true, include: ['contract-tests/static/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
