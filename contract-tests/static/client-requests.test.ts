@@ -1,5 +1,6 @@
 // The client's request behaviour against an injected fetch: automatic Idempotency-Keys where the
-// spec documents them, retries of what is safe to repeat, the per-call timeout, credentials.
+// spec documents them, retries of what is safe to repeat, the per-call timeout, credentials. One
+// timeout test runs the packaged client with the real fetch in a process of its own.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
