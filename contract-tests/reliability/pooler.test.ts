@@ -43,9 +43,19 @@ describe('three processes behind PgBouncer in transaction mode', () => {
   });
 
   // One process, as in the issue's trial: a second one already fails to start, on a name the first left prepared.
-  it('the control: the same load on one process with statements named per connection (no DATABASE_POOL_MODE) gets 5xx from the pooler', async () => {
+  // The defect shows where the pooler first hands a statement a connection other than the one that
+  // prepared it: mostly under the load, sometimes already in the start's migrations (their
+  // introspection of the lock table). Either is the failure this control exists to show.
+  it('the control: the same load on one process with statements named per connection (no DATABASE_POOL_MODE) fails through the pooler, at start or with 5xx', async () => {
     // The pooler drops the startup `options` (jit=off) it would otherwise refuse, as the issue's trial did.
-    const named = await startCluster(postgresAdminUrl(), 1, { DATABASE_POOL_MODE: '' }, { pooler: { poolSize: POOL_SIZE, ignoreStartupParameters: ['options'] } });
+    let named: Cluster;
+    try {
+      named = await startCluster(postgresAdminUrl(), 1, { DATABASE_POOL_MODE: '' }, { pooler: { poolSize: POOL_SIZE, ignoreStartupParameters: ['options'] } });
+    } catch (error) {
+      console.log(`pooler, named statements: refused at start: ${String(error).split('\n').find((line) => line.includes('prepared statement')) ?? ''}`);
+      expect(String(error)).toMatch(/the server exited[\s\S]*prepared statement \\?"s\d+_\d+\\?" (does not exist|already exists)/);
+      return;
+    }
     cleanups.push(named.close);
     const result = await customersLoad(named, 24, 600);
     console.log(`pooler load, named statements: ${JSON.stringify(result.statuses)} ${result.errors[0] ?? ''}`);
