@@ -24,7 +24,7 @@ import { sandboxProofs } from './wallet-auth/sandbox-proofs.ts';
 
 /** What the runtime asks of the job runner (jobs/runner.ts). */
 export interface JobRunnerControls {
-  wake(): void;
+  wake(inMs?: number): void;
   runDue(platformId?: string): Promise<number>;
 }
 
@@ -78,7 +78,7 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
       balanceWriter: config.testFault === 'lost-update' ? lostUpdateBalanceWriter : conditionalBalanceWriter,
       walletProofs: sandboxProofs,
       credentials,
-      wakeJobs: () => jobs.wake(),
+      wakeJobs: (inMs) => jobs.wake(inMs),
       runDueJobs: (platformId) => jobs.runDue(platformId),
     };
     await unitOfWork(runtime, handle.db, async (ctx) => {

@@ -1,5 +1,6 @@
 // The durable job runner, driven directly: a job exists only if the transaction that scheduled it
 // commits; it runs once, is retried after its delay and fails for good after its last attempt; a
+// running runner wakes at the due time of each job its process scheduled, not at its next poll; a
 // job whose process died mid-run is taken over when its lease expires; and on PostgreSQL two
 // runners (two pools, as two processes would have) never run one job twice.
 import { randomBytes } from 'node:crypto';
@@ -109,6 +110,49 @@ describe.skipIf(!runsOn)('job runner', () => {
     await runner.runDue();
     await runner.runDue();
     expect(await effects(key)).toHaveLength(1);
+  });
+
+  /** A started runner that wakes only when told (its poll is far longer than a test), as its server wires it. */
+  const startedRunner = () => {
+    let runner: JobRunner | undefined;
+    const rt = { ...runtime(), wakeJobs: (inMs?: number) => runner?.wake(inMs) };
+    runner = new JobRunner(rt, handle.db, [recordJob], { pollMs: 10 * 60_000 });
+    runner.start();
+    return { rt, runner };
+  };
+  /** Whether the job of `key` has run within 10 s. */
+  const ranSoon = async (key: string) => {
+    const deadline = Date.now() + 10_000;
+    while ((await effects(key)).length === 0) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  };
+
+  it('a running runner runs a job scheduled for later at its time, told by the commit, not at its next poll', async () => {
+    const { rt, runner } = startedRunner();
+    try {
+      const key = unique();
+      const started = Date.now();
+      await unitOfWork(rt, handle.db, (ctx) => scheduleJob(ctx, recordJob, addMs(rt.clock.now(), 300), { key }));
+      expect(await ranSoon(key)).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('a running runner retries a failed job at the end of its delay, not at its next poll', async () => {
+    const { rt, runner } = startedRunner();
+    try {
+      const key = unique();
+      await unitOfWork(rt, handle.db, (ctx) => scheduleJob(ctx, recordJob, rt.clock.now(), { key, fail: 1 })); // retried 1 s after its failure
+      expect(await ranSoon(key)).toBe(true);
+      expect(await effects(key)).toEqual([{ worker: '2' }]);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('a failing job is retried after its delay, with nothing of the failed attempts kept, and fails for good after the last', async () => {

@@ -48,8 +48,8 @@ export interface Runtime {
   walletProofs: WalletProofs;
   /** API token credentials verified recently, shared safely with the database's other processes. */
   credentials: CredentialCache;
-  /** Asks the job runner to look for due jobs now rather than at its next poll. */
-  wakeJobs(): void;
+  /** Tells the job runner a job is due now (it looks at once) or `inMs` from now (it looks then). */
+  wakeJobs(inMs?: number): void;
   /** Runs the jobs due now (only `platformId`'s when given) and resolves once they ran: how many did. */
   runDueJobs(platformId?: string): Promise<number>;
 }

@@ -1,7 +1,10 @@
-// Runs due jobs: polls the jobs table (and wakes at once when a commit scheduled one), leases a
-// batch with FOR UPDATE SKIP LOCKED so several processes never take the same job, runs each, and
-// on failure retries it after its kind's delay or fails it for good. A process that dies mid-job
-// loses nothing: its lease expires and another run (or process) takes the job again.
+// Runs due jobs: leases a batch with FOR UPDATE SKIP LOCKED so several processes never take the
+// same job, runs each, and on failure retries it after its kind's delay or fails it for good. A
+// process that dies mid-job loses nothing: its lease expires and another run (or process) takes the
+// job again. It looks for due jobs when a commit scheduled one due now, at the due time of each job
+// this process scheduled for later (or retries), and otherwise once a second for what other
+// processes scheduled: an idle server queries the table once a second, not four times, and a job
+// runs at its time, not up to a poll later.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Runtime } from '../context/context.ts';
@@ -17,14 +20,22 @@ export const LEASE_MS = 60_000;
 class LeaseLost extends Error {}
 
 export interface RunnerOptions {
+  /** How often it looks for jobs it was not told of (other processes'). */
   pollMs?: number;
   batchSize?: number;
 }
+
+/** How often a runner looks for jobs other processes scheduled (bench/README.md: an idle server's cost). */
+export const POLL_MS = 1_000;
 
 export class JobRunner {
   readonly worker = `worker-${randomUUID()}`;
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private timer: NodeJS.Timeout | undefined;
+  /** When `timer` fires, in real ms (Date.now()). */
+  private timerAt = Number.POSITIVE_INFINITY;
+  /** The due times (on the runtime's clock, in ms) of jobs this process scheduled for later, soonest first. */
+  private readonly dueTimes: number[] = [];
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
@@ -46,18 +57,24 @@ export class JobRunner {
 
   start(): void {
     this.started = true;
-    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 250);
-    this.timer.unref();
     this.wake();
   }
 
-  /** Looks for due jobs now; a call while a pass runs makes another pass follow it. */
-  wake(): void {
+  /**
+   * Looks for due jobs now, or `inMs` from now (a job just scheduled for then); a call while a pass
+   * runs makes another pass follow it.
+   */
+  wake(inMs = 0): void {
+    if (inMs > 0) {
+      this.noteDue(inMs);
+      return;
+    }
     if (!this.started || this.stopping) return;
     if (this.running !== undefined) {
       this.again = true;
       return;
     }
+    const from = this.runtime.clock.now().getTime();
     this.running = this.runDue()
       .catch((err: unknown) => this.runtime.log.error({ err }, 'job runner pass failed'))
       .then(() => {
@@ -65,14 +82,46 @@ export class JobRunner {
         if (this.again) {
           this.again = false;
           this.wake();
+        } else {
+          this.arm(from);
         }
       });
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** A job of this process is due `inMs` from now: the runner wakes then. */
+  private noteDue(inMs: number): void {
+    const at = this.runtime.clock.now().getTime() + inMs;
+    let i = this.dueTimes.length;
+    while (i > 0 && (this.dueTimes[i - 1] as number) > at) i--;
+    this.dueTimes.splice(i, 0, at);
+    if (this.running === undefined) this.arm(Number.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * Sets the timer for the next pass: the soonest due time still ahead (those a pass that started
+   * at `passedFrom` could lease are done with), at the latest a poll from now.
+   */
+  private arm(passedFrom: number): void {
+    if (!this.started || this.stopping) return;
+    while (this.dueTimes.length > 0 && (this.dueTimes[0] as number) <= passedFrom) this.dueTimes.shift();
+    const now = this.runtime.clock.now().getTime();
+    const inMs = Math.max(0, Math.min((this.dueTimes[0] ?? Number.POSITIVE_INFINITY) - now, this.options.pollMs ?? POLL_MS));
+    const at = Date.now() + inMs;
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.wake();
+    }, inMs);
+    this.timer.unref();
   }
 
   /**
@@ -116,6 +165,7 @@ export class JobRunner {
         await finish(this.db, clock.now());
         await runTasks(runtime, collected.tasks);
       }
+      if (definition.recurEveryMs !== undefined) this.noteDue(definition.recurEveryMs);
     } catch (err) {
       if (err instanceof LeaseLost) {
         log.warn('job lease was taken over by another run; its work here was rolled back');
@@ -127,9 +177,11 @@ export class JobRunner {
       if (definition?.recurEveryMs !== undefined) {
         log.warn({ err: message }, 'recurring job failed; it runs again at its next time');
         await rescheduleJob(this.db, job, addMs(at, definition.recurEveryMs), at);
+        this.noteDue(definition.recurEveryMs);
       } else if (delay !== undefined && job.attempts < job.max_attempts) {
         log.warn({ err: message, retryInMs: delay }, 'job failed; it will be retried');
         await retryJobLater(this.db, job, addMs(at, delay), message, at);
+        this.noteDue(delay);
       } else {
         log.error({ err: message }, 'job failed for good');
         await failJob(this.db, job, message, at);

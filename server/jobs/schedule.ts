@@ -29,12 +29,13 @@ export function newJob<P extends object>(ctx: ServiceContext, definition: JobDef
 
 /**
  * Schedules `job` through `write`: a repository function that writes it, alone or with the row
- * that causes it (in one statement). A job due now wakes the runner at the commit; a later one is
- * found by the runner's poll.
+ * that causes it (in one statement). At the commit, the runner is told when it is due: a job due
+ * now runs at once, a later one at its time.
  */
 export async function scheduleWith<T>(ctx: ServiceContext, job: NewJob, write: (job: NewJob) => Promise<T>): Promise<T> {
   const written = await write(job);
-  if (job.runAt.getTime() <= ctx.clock.now().getTime()) ctx.afterCommit(() => ctx.wakeJobs());
+  const inMs = job.runAt.getTime() - ctx.clock.now().getTime();
+  ctx.afterCommit(() => ctx.wakeJobs(Math.max(0, inMs)));
   return written;
 }
 
