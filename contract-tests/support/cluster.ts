@@ -1,11 +1,12 @@
-// Server processes of a test's own on a fresh PostgreSQL database: one master key and one
-// bootstrap token shared by all, the first process migrating and bootstrapping before the next
-// starts. For what only several processes on one database show (webhooks delivered once, a shared
+// Server processes of a test's own on a new PostgreSQL database, already migrated
+// (migrated-database.ts) unless asked `fromZero`: one master key and one bootstrap token shared by
+// all, the first process bootstrapping before the next starts. For what only several processes on one database show (webhooks delivered once, a shared
 // failed-authentication limit, idempotency across processes, the bank test, crash recovery).
 // With `pooler`, the processes reach the database through PgBouncer in transaction mode
 // (DATABASE_POOL_MODE=transaction), and listen on a direct connection (DATABASE_DIRECT_URL).
 import { randomBytes } from 'node:crypto';
 import { startPgbouncer, type Pooler, type PoolerOptions } from './pgbouncer.ts';
+import { createMigratedDatabase } from './migrated-database.ts';
 import { adminUrlOf, createDatabase } from './postgres-database.ts';
 import { jsonHeaders, newCredentials, startServer, type ServerProcess } from './server-process.ts';
 
@@ -28,10 +29,12 @@ export const postgresAdminUrl = (): string => adminUrlOf(process.env.CONTRACT_PO
 export interface ClusterOptions {
   /** PgBouncer in transaction mode in front of the database, with this many server connections. */
   pooler?: PoolerOptions;
+  /** An empty database, which the first process's start migrates. */
+  fromZero?: boolean;
 }
 
 export async function startCluster(adminUrl: string, count: number, env: NodeJS.ProcessEnv = {}, options: ClusterOptions = {}): Promise<Cluster> {
-  const database = await createDatabase(adminUrl, 'cluster');
+  const database = options.fromZero === true ? await createDatabase(adminUrl, 'cluster') : await createMigratedDatabase(adminUrl, 'cluster');
   const token = newCredentials();
   const servers: ServerProcess[] = [];
   let pooler: Pooler | undefined;

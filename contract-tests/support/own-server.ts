@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { target } from './api.ts';
-import { adminUrlOf, createDatabase } from './postgres-database.ts';
+import { createMigratedDatabase } from './migrated-database.ts';
+import { adminUrlOf } from './postgres-database.ts';
 import type { PaymentsClient } from '../../client/index.ts';
 import { checkedClientOf } from './factories.ts';
 import { startInProcess, type TestServer } from './in-process-server.ts';
@@ -21,7 +22,7 @@ export interface OwnServer {
 /**
  * Call inside a `describe`: the returned object is filled in by its `beforeAll`. The server runs on
  * PGlite, or, with `onTargetDatabase` on the PostgreSQL target, on a fresh PostgreSQL database
- * of its own (`databaseUrl`, for a second process to share).
+ * of its own, already migrated (`databaseUrl`, for a second process to share).
  */
 export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServer & { databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv; startAnother(): Promise<ServerProcess> } {
   const token = newCredentials();
@@ -43,7 +44,7 @@ export function ownServer(options: { onTargetDatabase?: boolean } = {}): OwnServ
   } as OwnServer & { databaseUrl: string | undefined; readonly env: NodeJS.ProcessEnv; startAnother(): Promise<ServerProcess> };
   beforeAll(async () => {
     if (options.onTargetDatabase === true && target === 'postgres') {
-      const database = await createDatabase(adminUrlOf(inject('databaseUrl')), 'own');
+      const database = await createMigratedDatabase(adminUrlOf(inject('databaseUrl')), 'own');
       own.databaseUrl = database.url;
       drop = database.drop;
       Object.assign(env, { DATABASE_URL: database.url, PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64') });

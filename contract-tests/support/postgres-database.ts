@@ -10,11 +10,12 @@ export function adminUrlOf(url: string): string {
   return admin.toString();
 }
 
-export async function createDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database, empty or (`template`) a copy of that one (migrated-database.ts). */
+export async function createDatabase(adminUrl: string, prefix: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
