@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Runtime } from '../context/context.ts';
 import type { Database } from '../db/schema.ts';
 import { collectingContext, runTasks, unitOfWork } from '../context/unit-of-work.ts';
-import { addMs, PlatformClock } from '../shared/clock.ts';
+import { addMs, machineNow, PlatformClock } from '../shared/clock.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { completeJob, failJob, leaseDueJobs, rescheduleJob, retryJobLater, type LeasedJob } from './jobs.repository.ts';
 
@@ -32,7 +32,7 @@ export class JobRunner {
   readonly worker = `worker-${randomUUID()}`;
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private timer: NodeJS.Timeout | undefined;
-  /** When `timer` fires, in real ms (Date.now()). */
+  /** When `timer` fires, on the machine's clock (a test clock moved meanwhile does not move the timer). */
   private timerAt = Number.POSITIVE_INFINITY;
   /** The due times (on the runtime's clock, in ms) of jobs this process scheduled for later, soonest first. */
   private readonly dueTimes: number[] = [];
@@ -112,7 +112,7 @@ export class JobRunner {
     while (this.dueTimes.length > 0 && (this.dueTimes[0] as number) <= passedFrom) this.dueTimes.shift();
     const now = this.runtime.clock.now().getTime();
     const inMs = Math.max(0, Math.min((this.dueTimes[0] ?? Number.POSITIVE_INFINITY) - now, this.options.pollMs ?? POLL_MS));
-    const at = Date.now() + inMs;
+    const at = machineNow().getTime() + inMs;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
